@@ -1,0 +1,43 @@
+"""Welcome. Each test in this course is a koan: a true statement about Python with a gap in it.
+
+Run `python tools/koans.py`: it walks the koans in order and stops at the first one that fails.
+Read the docstring, replace the blank, save, and run it again.
+"""
+
+import pytest
+
+
+@pytest.mark.presolved
+def test_a_solved_koan_looks_like_this():
+    """A koan is an assertion about what Python really does. This one is already filled in:
+    integer addition is exact, so 2 + 2 is 4 and the koan passes."""
+    assert 2 + 2 == 4
+
+
+@pytest.mark.presolved
+def test_a_koan_can_expect_an_exception():
+    """Some koans assert that Python refuses. `pytest.raises(X)` passes only when the code inside
+    the `with` block raises X (or a subclass of it)."""
+    with pytest.raises(ZeroDivisionError):
+        1 / 0
+
+
+def test_fill_in_a_value_blank():
+    """`__` is a value blank. It refuses to be compared, added, hashed or treated as true, so a
+    koan never passes while a blank is still in it. Replace `__` with the value that makes the
+    statement true."""
+    assert 1 + 1 == 2
+
+
+def test_fill_in_an_exception_blank():
+    """`___` (three underscores) is an exception-type blank. Replace it with the name of the
+    exception Python raises. Indexing past the end of a list is not the same mistake as looking
+    up a missing dictionary key."""
+    with pytest.raises(IndexError):
+        [1, 2, 3][3]
+
+
+def test_a_wrong_fill_is_told_apart_from_an_empty_one():
+    """Feedback says 'fill in the blank' while a blank remains and 'you wrote X, Python says Y'
+    once you have written something wrong. `len` counts characters, not words."""
+    assert len("to be or not") == 12
