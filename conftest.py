@@ -16,6 +16,7 @@ import ast
 import builtins
 import json
 import os
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ PROPERTY = "koan"
 
 HELP_RAW = "show pytest's own tracebacks instead of the learner-facing koan messages"
 HELP_JSON = "write every koan's outcome, kind and message to this JSON file"
+HELP_TIMEOUT = "fail a koan that runs longer than this many seconds (0: never; POSIX only)"
 
 
 # --------------------------------------------------------------------------------------------
@@ -227,7 +229,7 @@ def misconception_for(value: object, notes: dict[str, Any]) -> str | None:
 
 @dataclass
 class Verdict:
-    kind: str  # passed | skipped | blank | wrong | error | broken
+    kind: str  # passed | skipped | blank | wrong | error | timeout | broken
     file: str
     line: int
     message: str
@@ -289,6 +291,8 @@ def classify(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException]) ->
         return Verdict("blank", rel, where, text)
 
     name = getattr(item, "originalname", item.name)
+    if isinstance(exc, KoanTimeout):
+        return Verdict("timeout", rel, line, f"{rel}:{line}: stopped here: {exc}\n    {code}")
     if isinstance(exc, AssertionError):
         compare = _last_compare.get(item.nodeid)
         if compare:
@@ -361,6 +365,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup(PLUGIN, "python internals koans")
     group.addoption("--koans-raw", action="store_true", default=False, help=HELP_RAW)
     group.addoption("--koans-json", metavar="PATH", default=None, help=HELP_JSON)
+    group.addoption("--koans-timeout", metavar="SECONDS", type=float, default=0.0, help=HELP_TIMEOUT)
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -381,10 +386,29 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     _current["item"] = item
     _last_compare.pop(item.nodeid, None)
     _load_hypothesis_profile()
+    limit = item.config.getoption("koans_timeout")
+    alarm = limit > 0 and hasattr(signal, "setitimer")
+    if alarm:
+        previous = signal.signal(signal.SIGALRM, _time_is_up(limit))
+        signal.setitimer(signal.ITIMER_REAL, limit)
     try:
         yield
     finally:
+        if alarm:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
         _current.pop("item", None)
+
+
+class KoanTimeout(Exception):
+    """A koan ran past --koans-timeout: most likely an infinite loop or a deadlock."""
+
+
+def _time_is_up(limit: float) -> Any:
+    def handler(signum: int, frame: Any) -> None:
+        raise KoanTimeout(f"this koan ran longer than {limit:g} s: an infinite loop or a deadlock?")
+
+    return handler
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -415,15 +439,19 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
     report = outcome.get_result()
     path = getattr(collector, "path", None)
     if (
-        report.failed
-        and isinstance(collector, pytest.Module)
+        isinstance(collector, pytest.Module)
         and path is not None
         and course_part(Path(str(path)), collector.config.rootpath)
     ):
-        verdict = broken_file(Path(str(path)), collector.config)
-        report.koan_verdict = verdict.as_dict()
-        if not collector.config.getoption("koans_raw"):
-            report.longrepr = verdict.message
+        if report.failed:
+            verdict = broken_file(Path(str(path)), collector.config)
+            report.koan_verdict = verdict.as_dict()
+            if not collector.config.getoption("koans_raw"):
+                report.longrepr = verdict.message
+        elif report.skipped:
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+            rel = _relative(Path(str(path)), collector.config)
+            report.koan_verdict = Verdict("skipped", rel, 0, reason).as_dict()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -495,7 +523,7 @@ class PathSummary:
 
     def pytest_collectreport(self, report: pytest.CollectReport) -> None:
         verdict = getattr(report, "koan_verdict", None)
-        if report.failed and verdict:
+        if verdict:
             self.broken[report.nodeid] = verdict
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:

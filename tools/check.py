@@ -1,0 +1,642 @@
+"""The integrity checker: proves the course keeps its promises, or names each breach.
+
+    python tools/check.py                 # everything, mutants included
+    python tools/check.py --topic 01_floats --topic 02_integers_and_bits
+    python tools/check.py --quick         # skip the mutation pass
+
+It proves, and exits 1 on any breach:
+- koans/ and answers/ hold the same test files, and each answer's AST equals its koan's with the
+  blanks replaced (comments aside); no stray files; test names unique in a topic;
+- every koan has a lesson (docstring), at least one blank (pre-solved intro koans aside) and a
+  hint; hints.toml names only real koans and its misconceptions parse;
+- every koan fails as shipped, and fails on its blank (not on a SyntaxError, an ImportError or an
+  unrelated error); pre-solved koans pass;
+- every answer passes (skips, e.g. CUDA koans on a CPU machine, are counted and listed);
+- every fill has teeth: each plausible wrong value (see CONTRIBUTING.md) and each listed
+  misconception, put in the fill's place, makes the answer fail.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import builtins
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+ROOT = Path(__file__).resolve().parent.parent
+BLANKS = ("__", "___")
+TOPIC_FILES = {"README.md", "hints.toml"}
+SIBLING_EXCEPTIONS = (
+    "TypeError", "ValueError", "KeyError", "IndexError", "AttributeError", "ZeroDivisionError",
+    "RuntimeError", "NameError", "OverflowError", "StopIteration", "OSError", "AssertionError",
+)  # fmt: skip
+SIBLING_TYPES = ("int", "float", "str", "bytes", "bool", "list", "tuple", "dict", "set", "complex")
+HELP_TOPIC = "check only this topic folder (repeatable), e.g. 01_floats"
+HELP_QUICK = "skip the mutation pass (structure, koans and answers only)"
+HELP_ROOT = "the course to check (default: the checkout this file lives in)"
+HELP_JOBS = "pytest-xdist workers for the dynamic passes (default: 2 where xdist is installed)"
+
+
+# --------------------------------------------------------------------------------------------
+# Findings
+
+
+@dataclass
+class Breach:
+    where: str
+    what: str
+    fix: str
+
+    def __str__(self) -> str:
+        return f"BREACH {self.where}: {self.what}\n       fix: {self.fix}"
+
+
+@dataclass
+class Fill:
+    """One blank of a koan and the expression that fills it in the answer."""
+
+    topic: str
+    file: str  # test file name
+    test: str  # qualified test name (Class::test or test)
+    index: int  # blank index within its test, in source order
+    blank: str  # "__" or "___"
+    lineno: int
+    col: int
+    end_lineno: int
+    end_col: int
+    text: str  # the fill's source
+    node: ast.expr
+
+
+@dataclass
+class KoanFile:
+    topic: str
+    name: str
+    koan_path: Path
+    answer_path: Path
+    tests: dict[str, ast.FunctionDef | ast.AsyncFunctionDef] = field(default_factory=dict)
+    fills: list[Fill] = field(default_factory=list)
+
+
+@dataclass
+class Report:
+    breaches: list[Breach] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def breach(self, where: str, what: str, fix: str) -> None:
+        self.breaches.append(Breach(where, what, fix))
+
+    def count(self, key: str, n: int = 1) -> None:
+        self.counts[key] = self.counts.get(key, 0) + n
+
+
+# --------------------------------------------------------------------------------------------
+# Static pass: files, ASTs, lessons, hints
+
+
+def load_toml(path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+    with path.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def topics(root: Path, only: list[str]) -> list[str]:
+    names = {p.name for base in ("koans", "answers") for p in (root / base).glob("[0-9]*") if p.is_dir()}
+    if only:
+        missing = sorted(set(only) - names)
+        if missing:
+            raise SystemExit(f"check: --topic {missing[0]!r} is not a folder of koans/ or answers/")
+        names &= set(only)
+    return sorted(names)
+
+
+def test_functions(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            yield node.name, node
+        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
+            for inner in node.body:
+                if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) and inner.name.startswith("test"):
+                    yield f"{node.name}::{inner.name}", inner
+
+
+def is_presolved(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    return any("presolved" in ast.unparse(d) for d in func.decorator_list)
+
+
+def same_constant(a: object, b: object) -> bool:
+    return type(a) is type(b) and repr(a) == repr(b)
+
+
+class Differ:
+    """Walks a koan's AST and its answer's in step; blanks may differ, nothing else."""
+
+    def __init__(self, kf: KoanFile, answer_text: str, report: Report) -> None:
+        self.kf = kf
+        self.text = answer_text
+        self.report = report
+        self.test = ""
+        self.cls = ""
+        self.ok = True
+
+    def run(self, koan: ast.Module, answer: ast.Module) -> None:
+        self.visit(koan, answer)
+
+    def mismatch(self, node: ast.AST, why: str) -> None:
+        if self.ok:
+            line = getattr(node, "lineno", "?")
+            self.report.breach(
+                f"answers/{self.kf.topic}/{self.kf.name}:{line}",
+                f"the answer differs from its koan beyond the blanks ({why})",
+                "make the answer the koan with each blank replaced, nothing else",
+            )
+        self.ok = False
+
+    def visit(self, k: Any, a: Any) -> None:
+        if isinstance(k, ast.Name) and k.id in BLANKS:
+            self.fill(k, a)
+            return
+        if isinstance(k, ast.AST):
+            if type(k) is not type(a):
+                self.mismatch(k, f"{type(k).__name__} in the koan, {type(a).__name__} in the answer")
+                return
+            outer = (self.test, self.cls)
+            if isinstance(k, ast.ClassDef):
+                self.cls = k.name
+            elif isinstance(k, (ast.FunctionDef, ast.AsyncFunctionDef)) and k.name.startswith("test"):
+                self.test = f"{self.cls}::{k.name}" if self.cls else k.name
+            for name in k._fields:
+                self.visit(getattr(k, name, None), getattr(a, name, None))
+            self.test, self.cls = outer
+        elif isinstance(k, list):
+            if not isinstance(a, list) or len(k) != len(a):
+                self.mismatch(self._anchor(k), "a different number of statements or items")
+                return
+            for x, y in zip(k, a):
+                self.visit(x, y)
+        elif not same_constant(k, a):
+            self.mismatch(self._anchor(k), f"{k!r} in the koan, {a!r} in the answer")
+
+    def _anchor(self, k: Any) -> ast.AST:
+        return k[0] if isinstance(k, list) and k and isinstance(k[0], ast.AST) else ast.Pass()
+
+    def fill(self, k: ast.Name, a: Any) -> None:
+        where = f"answers/{self.kf.topic}/{self.kf.name}:{k.lineno}"
+        if not isinstance(a, ast.expr):
+            self.mismatch(k, "a blank filled with something that is not an expression")
+            return
+        if isinstance(a, ast.Name) and a.id in BLANKS:
+            self.report.breach(where, "the answer still has a blank", "fill it in the answer")
+            return
+        if not self.test:
+            self.report.breach(where, "a blank outside any test function", "move it into a koan")
+            return
+        text = ast.get_source_segment(self.text, a) or ast.unparse(a)
+        self.kf.fills.append(
+            Fill(self.kf.topic, self.kf.name, self.test, 0, k.id, a.lineno, a.col_offset,
+                 a.end_lineno or a.lineno, a.end_col_offset or 0, text, a)  # fmt: skip
+        )
+
+
+def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
+    files: list[KoanFile] = []
+    for topic in names:
+        kdir, adir = root / "koans" / topic, root / "answers" / topic
+        if not kdir.is_dir() or not adir.is_dir():
+            missing = "answers" if kdir.is_dir() else "koans"
+            report.breach(f"{missing}/{topic}", "the topic exists on one side only",
+                          f"create {missing}/{topic} with the same test files")  # fmt: skip
+            continue
+        for required in sorted(TOPIC_FILES):
+            if not (kdir / required).is_file():
+                report.breach(f"koans/{topic}/{required}", "missing", f"write koans/{topic}/{required}")
+        kfiles = {p.name for p in kdir.iterdir() if p.name != "__pycache__"}
+        afiles = {p.name for p in adir.iterdir() if p.name != "__pycache__"}
+        for stray in sorted(kfiles - TOPIC_FILES - {n for n in kfiles if _is_test_file(n)}):
+            report.breach(f"koans/{topic}/{stray}", "a stray file", "remove it, or name it test_*.py")
+        for stray in sorted(afiles - {n for n in afiles if _is_test_file(n)}):
+            report.breach(f"answers/{topic}/{stray}", "a stray file", "answers/ holds only test files")
+        ktests, atests = {n for n in kfiles if _is_test_file(n)}, {n for n in afiles if _is_test_file(n)}
+        for name in sorted(ktests ^ atests):
+            side = "answers" if name in ktests else "koans"
+            report.breach(f"{side}/{topic}/{name}", "missing: koans/ and answers/ must hold the same files",
+                          f"add {side}/{topic}/{name} or remove its twin")  # fmt: skip
+        hints = _hints(kdir / "hints.toml", report, topic)
+        seen: dict[str, str] = {}
+        for name in sorted(ktests & atests):
+            kf = KoanFile(topic, name, kdir / name, adir / name)
+            ktext = kf.koan_path.read_text(encoding="utf-8")
+            atext = kf.answer_path.read_text(encoding="utf-8")
+            try:
+                ktree = ast.parse(ktext, filename=str(kf.koan_path))
+                atree = ast.parse(atext, filename=str(kf.answer_path))
+            except SyntaxError as err:
+                report.breach(f"{err.filename}:{err.lineno}", f"SyntaxError: {err.msg}", "fix the syntax")
+                continue
+            Differ(kf, atext, report).run(ktree, atree)
+            _number_fills(kf)
+            for test, func in test_functions(ktree):
+                kf.tests[test] = func
+                where = f"koans/{topic}/{name}::{test}"
+                short = test.split("::")[-1]
+                if short in seen:
+                    report.breach(where, f"the test name is used twice in the topic (also {seen[short]})",
+                                  "give every koan in a topic its own name")  # fmt: skip
+                seen[short] = name
+                if not (ast.get_docstring(func) or "").strip():
+                    report.breach(where, "no lesson", "give the koan a docstring that says why")
+                n_blanks = sum(f.test == test for f in kf.fills)
+                if is_presolved(func):
+                    if n_blanks:
+                        report.breach(where, "a pre-solved koan has a blank", "drop the blank or the marker")
+                    if not topic.startswith("00"):
+                        report.breach(where, "only the intro may ship pre-solved koans",
+                                      "give the koan a blank")  # fmt: skip
+                elif not n_blanks:
+                    report.breach(where, "no blank", "replace the value the koan teaches with __ or ___")
+                entry = hints.get(short)
+                if not isinstance(entry, dict) or not entry.get("hints"):
+                    report.breach(where, "no hint", f"add [{short}] hints = [...] to koans/{topic}/hints.toml")
+                report.count("koans")
+            report.count("fills", len(kf.fills))
+            files.append(kf)
+        for orphan in sorted(set(hints) - set(seen)):
+            report.breach(f"koans/{topic}/hints.toml", f"hints for a koan that does not exist: [{orphan}]",
+                          "rename the table to the koan's test name or remove it")  # fmt: skip
+        report.count("topics")
+    return files
+
+
+def _is_test_file(name: str) -> bool:
+    return name.startswith("test_") and name.endswith(".py")
+
+
+def _number_fills(kf: KoanFile) -> None:
+    kf.fills.sort(key=lambda f: (f.test, f.lineno, f.col))
+    counter: dict[str, int] = {}
+    for fill in kf.fills:
+        fill.index = counter.get(fill.test, 0)
+        counter[fill.test] = fill.index + 1
+    kf.fills.sort(key=lambda f: (f.lineno, f.col))
+
+
+def _hints(path: Path, report: Report, topic: str) -> dict[str, Any]:
+    if not path.is_file():
+        return {}
+    try:
+        data = load_toml(path)
+    except Exception as err:  # noqa: BLE001 - any parse error is the breach
+        report.breach(f"koans/{topic}/hints.toml", f"does not parse: {err}", "fix the TOML")
+        return {}
+    for test, entry in data.items():
+        where = f"koans/{topic}/hints.toml [{test}]"
+        if not isinstance(entry, dict):
+            report.breach(where, "is not a table", "write [test_name] hints = [...]")
+            continue
+        hints = entry.get("hints", [])
+        if not isinstance(hints, list) or not all(isinstance(h, str) and h.strip() for h in hints):
+            report.breach(where, "hints must be a list of non-empty strings", 'hints = ["...?"]')
+        for i, m in enumerate(entry.get("misconceptions", [])):
+            if not isinstance(m, dict) or not str(m.get("fill", "")).strip() or not str(m.get("why", "")).strip():
+                report.breach(where, f"misconception {i} needs a fill and a why", 'fill = "..." why = "..."')
+                continue
+            try:
+                ast.parse(m["fill"], mode="eval")
+            except SyntaxError:
+                report.breach(where, f"misconception fill {m['fill']!r} is not a Python expression",
+                              "write the fill as the learner would type it")  # fmt: skip
+    return data
+
+
+# --------------------------------------------------------------------------------------------
+# Mutants
+
+
+def literal(value: object) -> str:
+    """Python source for a value, including the floats repr cannot spell."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "float('nan')"
+        if math.isinf(value):
+            return "float('inf')" if value > 0 else "float('-inf')"
+    return repr(value)
+
+
+def value_mutants(value: object) -> list[str]:
+    if isinstance(value, bool):
+        return [repr(not value)]
+    if value is None:
+        return ["0", "False"]
+    if isinstance(value, int):
+        out = [value + 1, value - 1] + ([-value, 0] if value != 0 else [])
+        return [repr(v) for v in out if v != value]
+    if isinstance(value, float):
+        if math.isnan(value):
+            return ["0.0", "float('inf')"]
+        if math.isinf(value):
+            return ["0.0", literal(-value)]
+        if value == 0.0:
+            return ["1.0"]
+        out = [value * 2, -value] + ([value + 1] if value + 1 != value else [])
+        return [literal(v) for v in out]
+    if isinstance(value, complex):
+        return [repr(value + 1), repr(value * 2) if value else "1j"]
+    if isinstance(value, (str, bytes)):
+        extra = "x" if isinstance(value, str) else b"x"
+        out: list[object] = [value + extra]  # type: ignore[operator]
+        if value:
+            out.append(value[:0])
+        if value[::-1] != value:
+            out.append(value[::-1])
+        return [repr(v) for v in out]
+    return []
+
+
+def mutants_of(fill: Fill) -> list[str]:
+    node, text = fill.node, fill.text
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return container_mutants(node, text, fill)
+    try:
+        value = ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        value = NotImplemented
+    if value is not NotImplemented and not isinstance(value, (tuple, list, set, dict, frozenset)):
+        found = value_mutants(value)
+        if found:
+            return found
+    if isinstance(node, ast.Name) and isinstance(getattr(builtins, node.id, None), type):
+        return sibling_classes(getattr(builtins, node.id))
+    if isinstance(node, ast.Dict):
+        return ["None"] + ([_rebuild("{", [f"{ast.unparse(k)}: {ast.unparse(v)}" for k, v in
+                zip(node.keys[:-1], node.values[:-1]) if k is not None], "}")] if node.keys else [])  # fmt: skip
+    out = ["None"]
+    if isinstance(node, ast.BinOp) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)):
+        out.append(f"({text}) + 1")
+    if isinstance(node, (ast.Compare, ast.BoolOp)) or (
+        isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    ):
+        out.append(f"not ({text})")
+    return out
+
+
+def container_mutants(node: ast.Tuple | ast.List | ast.Set, text: str, fill: Fill) -> list[str]:
+    items = [ast.unparse(e) for e in node.elts]
+    opener, closer = {"Tuple": ("(", ")"), "List": ("[", "]"), "Set": ("{", "}")}[type(node).__name__]
+    out: list[str] = []
+    if items:
+        out.append(_rebuild(opener, items[:-1], closer, empty_set=isinstance(node, ast.Set)))
+        if isinstance(node, ast.Set):
+            out.append(_rebuild(opener, items + ["None"], closer))
+        else:
+            out.append(_rebuild(opener, items + items[:1], closer))
+            if items[::-1] != items:
+                out.append(_rebuild(opener, items[::-1], closer))
+    else:
+        out.append(_rebuild(opener, ["None"], closer))
+    return out
+
+
+def _rebuild(opener: str, items: list[str], closer: str, empty_set: bool = False) -> str:
+    if empty_set and not items:
+        return "set()"
+    if opener == "(" and len(items) == 1:
+        return f"({items[0]},)"
+    return opener + ", ".join(items) + closer
+
+
+def sibling_classes(cls: type) -> list[str]:
+    pool = SIBLING_EXCEPTIONS if issubclass(cls, BaseException) else SIBLING_TYPES
+    out = [name for name in pool if name != cls.__name__ and not issubclass(cls, getattr(builtins, name))]
+    return out[:3]
+
+
+def substitute(text: str, fill: Fill, replacement: str) -> str:
+    lines = text.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode("utf-8")))
+    raw = text.encode("utf-8")
+    begin = starts[fill.lineno - 1] + fill.col
+    end = starts[fill.end_lineno - 1] + fill.end_col
+    return (raw[:begin] + f"({replacement})".encode() + raw[end:]).decode("utf-8")
+
+
+# --------------------------------------------------------------------------------------------
+# Dynamic passes (pytest in a subprocess, results through the conftest's --koans-json)
+
+
+def pytest_run(root: Path, targets: list[str], jobs: int, report_name: str) -> dict[str, dict[str, Any]]:
+    out = root / f".check-{report_name}.json"
+    args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header",
+            "--koans-json", str(out), "--koans-timeout", "60", "-o", "addopts="]  # fmt: skip
+    args += ["--strict-markers", "--import-mode=importlib", "--continue-on-collection-errors"]
+    if jobs > 1:
+        args += ["-n", str(jobs)]
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", HYPOTHESIS_PROFILE="ci")
+    proc = subprocess.run(args + targets, cwd=root, env=env, capture_output=True, text=True)
+    if not out.is_file():
+        tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-25:])
+        raise SystemExit(f"check: pytest did not report ({report_name}); its output ends:\n{tail}")
+    data = json.loads(out.read_text(encoding="utf-8"))
+    out.unlink()
+    return {row["nodeid"]: row for row in data["koans"]}
+
+
+def outcome_of(results: dict[str, dict[str, Any]], path: str, test: str) -> dict[str, Any]:
+    """A test's verdict; for parametrized tests the worst of its cases; a file-level skip or
+    collection error stands for every test of the file."""
+    nodeid = f"{path}::{test}"
+    if nodeid in results:
+        return results[nodeid]
+    cases = [row for key, row in results.items() if key.startswith(nodeid + "[")]
+    if cases:
+        failing = [row for row in cases if row["kind"] not in ("passed", "skipped")]
+        return failing[0] if failing else cases[0]
+    return results.get(path, {"kind": "missing", "message": "pytest did not run it"})
+
+
+def koans_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) -> None:
+    targets = sorted({f"koans/{kf.topic}/{kf.name}" for kf in files})
+    if not targets:
+        return
+    results = pytest_run(root, targets, jobs, "koans")
+    for kf in files:
+        for test, func in kf.tests.items():
+            path = f"koans/{kf.topic}/{kf.name}"
+            row = outcome_of(results, path, test)
+            where = f"{path}::{test}"
+            kind = row["kind"]
+            if is_presolved(func):
+                if kind != "passed":
+                    report.breach(where, f"a pre-solved koan does not pass ({kind})", _first(row))
+                continue
+            if kind == "blank":
+                report.count("koans failing on their blank")
+            elif kind == "skipped":
+                report.count("koans skipped here")
+                report.notes.append(f"unverified here: {where} skipped ({row.get('message', '')})")
+            elif kind == "passed":
+                report.breach(where, "passes as shipped", "make the assertion depend on its blank")
+            else:
+                report.breach(where, f"fails as shipped, but not on its blank ({kind})", _first(row))
+
+
+def answers_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) -> None:
+    targets = sorted({f"answers/{kf.topic}/{kf.name}" for kf in files})
+    if not targets:
+        return
+    results = pytest_run(root, targets, jobs, "answers")
+    for kf in files:
+        for test in kf.tests:
+            path = f"answers/{kf.topic}/{kf.name}"
+            row = outcome_of(results, path, test)
+            if row["kind"] == "passed":
+                report.count("answers passing")
+            elif row["kind"] == "skipped":
+                report.count("answers skipped here")
+                report.notes.append(f"skipped here: {path}::{test} ({row.get('message', '')})")
+            else:
+                report.breach(f"{path}::{test}", f"the answer does not pass ({row['kind']})", _first(row))
+
+
+def _first(row: dict[str, Any]) -> str:
+    return (row.get("message") or "see pytest's output").strip().splitlines()[0]
+
+
+@dataclass
+class Mutant:
+    fill: Fill
+    replacement: str
+    source: str  # "mutant" or "misconception"
+    path: str = ""
+
+
+def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) -> None:
+    mutants: list[Mutant] = []
+    for kf in files:
+        hints = _hints(root / "koans" / kf.topic / "hints.toml", Report(), kf.topic)
+        for fill in kf.fills:
+            # The probe puts the blank back: if the test still passes, this Python never
+            # evaluates the fill (a version branch not taken here), so its mutants prove nothing.
+            mutants.append(Mutant(fill, "__", "probe"))
+            for replacement in mutants_of(fill):
+                mutants.append(Mutant(fill, replacement, "mutant"))
+            short = fill.test.split("::")[-1]
+            for m in (hints.get(short) or {}).get("misconceptions", []):
+                if isinstance(m, dict) and int(m.get("blank", 0)) == fill.index and m.get("fill"):
+                    mutants.append(Mutant(fill, str(m["fill"]), "misconception"))
+    if not mutants:
+        return
+    with tempfile.TemporaryDirectory(prefix="koans-mutants-") as tmp:
+        scratch = Path(tmp)
+        for name in ("conftest.py", "pyproject.toml"):
+            shutil.copy2(root / name, scratch / name)
+        texts: dict[Path, str] = {}
+        targets: list[str] = []
+        for number, mutant in enumerate(mutants):
+            fill = mutant.fill
+            kf_answer = root / "answers" / fill.topic / fill.file
+            text = texts.setdefault(kf_answer, kf_answer.read_text(encoding="utf-8"))
+            mutated = substitute(text, fill, mutant.replacement)
+            try:
+                compile(mutated, fill.file, "exec")
+            except SyntaxError:
+                report.notes.append(f"mutant not valid Python, skipped: {fill.file}:{fill.lineno} "
+                                    f"{fill.text} -> {mutant.replacement}")  # fmt: skip
+                continue
+            rel = f"answers/{fill.topic}/{fill.file[:-3]}__m{number:04d}.py"
+            (scratch / rel).parent.mkdir(parents=True, exist_ok=True)
+            (scratch / rel).write_text(mutated, encoding="utf-8")
+            mutant.path = rel
+            targets.append(f"{rel}::{fill.test}")
+        results = pytest_run(scratch, targets, jobs, "mutants")
+    unevaluated: set[int] = set()
+    for mutant in mutants:
+        if mutant.source == "probe" and mutant.path:
+            if outcome_of(results, mutant.path, mutant.fill.test)["kind"] == "passed":
+                unevaluated.add(id(mutant.fill))
+                report.count("fills not evaluated on this Python")
+                report.notes.append(
+                    f"unverified here: answers/{mutant.fill.topic}/{mutant.fill.file}:"
+                    f"{mutant.fill.lineno} `{mutant.fill.text}` is not evaluated on Python "
+                    f"{sys.version_info.major}.{sys.version_info.minor}; run the checker there"
+                )
+    for mutant in mutants:
+        if not mutant.path or mutant.source == "probe" or id(mutant.fill) in unevaluated:
+            continue
+        fill = mutant.fill
+        row = outcome_of(results, mutant.path, fill.test)
+        where = f"answers/{fill.topic}/{fill.file}::{fill.test}"
+        if row["kind"] == "passed":
+            kind = "misconception" if mutant.source == "misconception" else "plausible wrong value"
+            report.breach(
+                where,
+                f"the fill `{fill.text}` on line {fill.lineno} has no teeth: the {kind} "
+                f"`{mutant.replacement}` passes too",
+                "tighten the assertion so only the true value passes"
+                + (", or drop the misconception" if mutant.source == "misconception" else ""),
+            )
+        elif row["kind"] == "skipped":
+            report.count("mutants skipped here")
+        else:
+            report.count("misconceptions failing" if mutant.source == "misconception" else "mutants killed")
+
+
+# --------------------------------------------------------------------------------------------
+
+
+def default_jobs() -> int:
+    try:
+        import xdist  # noqa: F401
+    except ImportError:
+        return 1
+    return 2
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="tools/check.py", description=__doc__.split("\n")[0])
+    parser.add_argument("--topic", action="append", default=[], help=HELP_TOPIC)
+    parser.add_argument("--quick", action="store_true", help=HELP_QUICK)
+    parser.add_argument("--root", type=Path, default=ROOT, help=HELP_ROOT)
+    parser.add_argument("-n", "--jobs", type=int, default=None, help=HELP_JOBS)
+    parser.add_argument("-v", "--verbose", action="store_true", help="list skips and notes")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    root = args.root.resolve()
+    if not (root / "koans").is_dir() or not (root / "conftest.py").is_file():
+        print(f"check: {root} is not a koans course (no koans/ or conftest.py)", file=sys.stderr)
+        return 2
+    jobs = args.jobs if args.jobs is not None else default_jobs()
+    report = Report()
+    files = static_pass(root, topics(root, args.topic), report)
+    koans_pass(root, files, jobs, report)
+    answers_pass(root, files, jobs, report)
+    if not args.quick:
+        mutation_pass(root, files, jobs, report)
+    for breach in report.breaches:
+        print(breach)
+    if args.verbose:
+        for note in report.notes:
+            print("note:", note)
+    summary = ", ".join(f"{v} {k}" for k, v in report.counts.items())
+    if report.breaches:
+        print(f"check: {len(report.breaches)} breach(es). {summary}.")
+        return 1
+    print(f"check: ok. {summary}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,222 @@
+"""The koans' conftest plugin, driven against a fake course in a subprocess."""
+
+from __future__ import annotations
+
+import builtins
+import json
+import operator
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+from fakecourse import build_course, replace_in, write
+
+pytest_plugins = ["pytester"]
+
+BLANK = builtins.__  # type: ignore[attr-defined]
+TYPE_BLANK = builtins.___  # type: ignore[attr-defined]
+
+USES: dict[str, Callable[[Any], Any]] = {
+    "==": lambda b: 1 == b,
+    "== (blank on the left)": lambda b: b == 1,
+    "!=": lambda b: 1 != b,
+    "<": lambda b: 1 < b,
+    ">=": lambda b: b >= 1,
+    "truth": bool,
+    "not": operator.not_,
+    "hash": hash,
+    "dict key": lambda b: {b: 1},
+    "in a list": lambda b: b in [1, 2],
+    "in a set": lambda b: b in {1, 2},
+    "contains": lambda b: 1 in b,
+    "iter": iter,
+    "len": len,
+    "+": lambda b: 1 + b,
+    "* (blank on the left)": lambda b: b * 2,
+    "-": operator.neg,
+    "int": int,
+    "float": float,
+    "index": lambda b: [1, 2][b],
+    "call": lambda b: b(),
+    "attribute": lambda b: b.real,
+    "getitem": lambda b: b[0],
+    "isinstance": lambda b: isinstance(1, b),
+    "issubclass": lambda b: issubclass(int, b),
+    "format": lambda b: f"{b:>3}",
+    "round": round,
+}
+
+
+@pytest.mark.parametrize("use", USES.values(), ids=USES.keys())
+def test_every_use_of_a_blank_fails(use: Callable[[Any], Any]) -> None:
+    with pytest.raises((Exception)) as caught:
+        use(BLANK)
+    assert caught.type.__name__ in ("UnfilledBlank", "TypeError")
+
+
+def test_a_blank_still_has_a_repr_for_messages() -> None:
+    assert repr(BLANK) == "__" and repr(TYPE_BLANK) == "___"
+
+
+def test_catching_a_type_blank_fails() -> None:
+    with pytest.raises(TypeError):
+        try:
+            raise KeyError("x")
+        except TYPE_BLANK:  # type: ignore[misc]
+            pass
+
+
+def test_pytest_raises_refuses_a_type_blank() -> None:
+    with pytest.raises(TypeError):
+        pytest.raises(TYPE_BLANK)
+
+
+@pytest.fixture
+def course(pytester: pytest.Pytester) -> Path:
+    return build_course(pytester.path)
+
+
+def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+
+
+def test_an_unfilled_blank_names_its_file_and_line(pytester: pytest.Pytester, course: Path) -> None:
+    result = run(pytester, "koans/01_first")
+    result.stdout.fnmatch_lines(
+        [
+            "koans/01_first/test_01_basics.py:6: fill in the blank on line 6",
+            "    assert 2 + 2 == __",
+            "koans/01_first/test_01_basics.py:11: fill in the blank on line 11",
+            "    with pytest.raises(___):",
+        ]
+    )
+    assert "conftest.py" not in result.stdout.str()
+    assert "UnfilledBlank" not in result.stdout.str()
+    result.assert_outcomes(failed=3)
+
+
+def test_a_wrong_fill_reads_differently_from_an_empty_one(pytester: pytest.Pytester, course: Path) -> None:
+    replace_in(course / "koans/01_first/test_01_basics.py", "== __", "== 5")
+    result = run(pytester, "koans/01_first")
+    result.stdout.fnmatch_lines(
+        ["koans/01_first/test_01_basics.py:6: not yet: you wrote 5, Python says 4", "    assert 2 + 2 == 5"]
+    )
+
+
+def test_a_listed_misconception_is_answered(pytester: pytest.Pytester, course: Path) -> None:
+    replace_in(course / "koans/01_first/test_01_basics.py", "== __", "== 22")
+    result = run(pytester, "koans/01_first")
+    result.stdout.fnmatch_lines(
+        ["*you wrote 22, Python says 4", "*A common thought, and why it fails:", "*not gluing digits*"]
+    )
+
+
+def test_a_blank_that_flows_through_a_name_points_back_at_the_blank(
+    pytester: pytest.Pytester, course: Path
+) -> None:
+    write(
+        course / "koans/02_second/test_01_division.py",
+        '''
+        def test_floor_division_rounds_down():
+            """doc"""
+            expected = __
+            assert -7 // 2 == expected
+        ''',
+    )
+    result = run(pytester, "koans/02_second")
+    result.stdout.fnmatch_lines(["*test_01_division.py:3: fill in the blank on line 3", "*reached line 4*"])
+
+
+@pytest.mark.parametrize(
+    ("broken", "expected"),
+    [
+        ("x = (\n", "*test_01_division.py:4: Python cannot read this file: '(' was never closed"),
+        ("import not_a_module_anywhere\n", "*:4: this file stops before any koan runs: ModuleNotFoundError*"),
+        ("undefined_name\n", "*:4: this file stops before any koan runs: NameError*"),
+    ],
+    ids=["syntax error", "import error", "name error"],
+)
+def test_a_broken_file_says_why_and_where(
+    pytester: pytest.Pytester, course: Path, broken: str, expected: str
+) -> None:
+    path = course / "koans/02_second/test_01_division.py"
+    path.write_text(path.read_text() + broken)
+    result = run(pytester, "koans")
+    result.stdout.fnmatch_lines([expected])
+    assert "Traceback" not in result.stdout.str()
+    result.assert_outcomes(failed=3, errors=1)
+
+
+def test_an_error_in_the_koan_body_is_reported_on_the_learners_line(
+    pytester: pytest.Pytester, course: Path
+) -> None:
+    replace_in(course / "koans/02_second/test_01_division.py", "== __", "== Four")
+    result = run(pytester, "koans/02_second")
+    result.stdout.fnmatch_lines(["*test_01_division.py:3: Python raised NameError: name 'Four' is not defined"])
+
+
+def test_the_summary_counts_and_names_the_next_koan(pytester: pytest.Pytester, course: Path) -> None:
+    replace_in(course / "koans/01_first/test_01_basics.py", "== __", "== 4")
+    result = run(pytester, "koans")
+    result.stdout.fnmatch_lines(
+        [
+            "*the path*",
+            "1 of 4 koans solved.",
+            "Next: koans/01_first/test_01_basics.py::test_lists_raise_index_error",
+        ]
+    )
+
+
+def test_the_summary_is_the_same_under_xdist(pytester: pytest.Pytester, course: Path) -> None:
+    pytest.importorskip("xdist")
+    replace_in(course / "koans/01_first/test_01_basics.py", "== __", "== 4")
+    result = run(pytester, "koans", "-n", "2")
+    result.stdout.fnmatch_lines(
+        ["1 of 4 koans solved.", "Next: koans/01_first/test_01_basics.py::test_lists_raise_index_error"]
+    )
+
+
+def test_the_json_report_lists_every_koan_in_order(pytester: pytest.Pytester, course: Path) -> None:
+    out = course / "report.json"
+    replace_in(course / "koans/02_second/test_01_division.py", "== __", "== -4")
+    run(pytester, "koans", "--koans-json", str(out))
+    rows = json.loads(out.read_text())["koans"]
+    assert [(row["nodeid"].split("::")[-1], row["kind"]) for row in rows] == [
+        ("test_addition_is_exact", "blank"),
+        ("test_lists_raise_index_error", "blank"),
+        ("test_len_counts_characters", "blank"),
+        ("test_floor_division_rounds_down", "passed"),
+    ]
+
+
+def test_an_infinite_loop_is_stopped_by_the_timeout(pytester: pytest.Pytester, course: Path) -> None:
+    replace_in(course / "koans/02_second/test_01_division.py", "assert -7", "while True:\n        pass\n    assert -7")
+    result = run(pytester, "koans/02_second", "--koans-timeout", "1")
+    result.stdout.fnmatch_lines(["*stopped here: this koan ran longer than 1 s*"])
+
+
+def test_cuda_koans_skip_with_a_reason_without_a_gpu(pytester: pytest.Pytester, course: Path) -> None:
+    write(
+        course / "koans/02_second/test_02_cuda.py",
+        '''
+        import pytest
+
+        @pytest.mark.cuda
+        def test_needs_a_gpu():
+            """doc"""
+            assert __
+        ''',
+    )
+    result = run(pytester, "koans/02_second/test_02_cuda.py", "-rs")
+    result.stdout.fnmatch_lines(["*needs * CUDA GPU*"])
+    result.assert_outcomes(skipped=1)
+
+
+def test_raw_mode_keeps_pytests_own_traceback(pytester: pytest.Pytester, course: Path) -> None:
+    result = run(pytester, "koans/02_second", "--koans-raw")
+    result.stdout.fnmatch_lines(["*UnfilledBlank*"])
+
+
+def test_answers_and_koans_do_not_collide(pytester: pytest.Pytester, course: Path) -> None:
+    result = run(pytester, "koans", "answers")
+    result.assert_outcomes(passed=4, failed=4)
