@@ -18,9 +18,10 @@ import json
 import os
 import signal
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 
@@ -55,7 +56,7 @@ class Blank:
     """A value that refuses every operation: comparison, truth, arithmetic, hashing, iteration,
     calling, conversion, attribute access and use as an exception type."""
 
-    __slots__ = ("_name", "_meaning")
+    __slots__ = ("_meaning", "_name")
 
     def __init__(self, name: str, meaning: str) -> None:
         self._name = name
@@ -73,18 +74,7 @@ class Blank:
         raise UnfilledBlank(f"{self._name} is a blank: replace it with {self._meaning} (.{attr})")
 
 
-_REFUSED = """
-    __eq__ __ne__ __lt__ __le__ __gt__ __ge__ __bool__ __hash__ __len__ __iter__ __next__
-    __reversed__ __contains__ __getitem__ __setitem__ __delitem__ __call__ __enter__ __exit__
-    __index__ __int__ __float__ __complex__ __round__ __trunc__ __floor__ __ceil__ __format__
-    __bytes__ __fspath__ __neg__ __pos__ __abs__ __invert__ __instancecheck__ __subclasscheck__
-    __add__ __radd__ __iadd__ __sub__ __rsub__ __isub__ __mul__ __rmul__ __imul__
-    __matmul__ __rmatmul__ __imatmul__ __truediv__ __rtruediv__ __itruediv__
-    __floordiv__ __rfloordiv__ __ifloordiv__ __mod__ __rmod__ __imod__ __divmod__ __rdivmod__
-    __pow__ __rpow__ __ipow__ __lshift__ __rlshift__ __ilshift__ __rshift__ __rrshift__
-    __irshift__ __and__ __rand__ __iand__ __or__ __ror__ __ior__ __xor__ __rxor__ __ixor__
-    __setattr__ __delattr__ __copy__ __deepcopy__ __reduce__ __reduce_ex__
-""".split()
+_REFUSED = ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__hash__", "__len__", "__iter__", "__next__", "__reversed__", "__contains__", "__getitem__", "__setitem__", "__delitem__", "__call__", "__enter__", "__exit__", "__index__", "__int__", "__float__", "__complex__", "__round__", "__trunc__", "__floor__", "__ceil__", "__format__", "__bytes__", "__fspath__", "__neg__", "__pos__", "__abs__", "__invert__", "__instancecheck__", "__subclasscheck__", "__add__", "__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__", "__mul__", "__rmul__", "__imul__", "__matmul__", "__rmatmul__", "__imatmul__", "__truediv__", "__rtruediv__", "__itruediv__", "__floordiv__", "__rfloordiv__", "__ifloordiv__", "__mod__", "__rmod__", "__imod__", "__divmod__", "__rdivmod__", "__pow__", "__rpow__", "__ipow__", "__lshift__", "__rlshift__", "__ilshift__", "__rshift__", "__rrshift__", "__irshift__", "__and__", "__rand__", "__iand__", "__or__", "__ror__", "__ior__", "__xor__", "__rxor__", "__ixor__", "__setattr__", "__delattr__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__"]
 
 for _name in _REFUSED:
     if _name == "__setattr__":
@@ -215,7 +205,7 @@ def misconception_for(value: object, notes: dict[str, Any]) -> str | None:
 
     for entry in notes.get("misconceptions", []):
         try:
-            expected = eval(entry["fill"], {"__builtins__": builtins, "math": math})  # noqa: S307
+            expected = eval(entry["fill"], {"__builtins__": builtins, "math": math})
             if type(expected) is type(value) and repr(expected) == repr(value):
                 return str(entry.get("why", "")).strip()
         except Exception:
@@ -252,8 +242,8 @@ def _chain(exc: BaseException | None) -> Iterator[BaseException]:
     while exc is not None and id(exc) not in seen:
         seen.add(id(exc))
         yield exc
-        if isinstance(exc, BaseExceptionGroup if sys.version_info >= (3, 11) else ()):
-            for inner in exc.exceptions:  # type: ignore[attr-defined]
+        for inner in getattr(exc, "exceptions", ()):  # an exception group's members
+            if isinstance(inner, BaseException):
                 yield from _chain(inner)
         exc = exc.__cause__ or exc.__context__
 
@@ -336,8 +326,8 @@ def broken_file(path: Path, config: pytest.Config) -> Verdict:
         return Verdict("broken", rel, line, message)
     namespace = {"__name__": f"koan_import_check_{abs(hash(rel))}", "__file__": str(path)}
     try:
-        exec(code, namespace)  # noqa: S102 - re-run the import to find the learner's line
-    except BaseException as err:  # noqa: BLE001 - anything a learner's file can raise
+        exec(code, namespace)  # re-run the import to find the learner's line
+    except BaseException as err:
         if type(err).__name__ == "Skipped":
             raise
         line = _deepest_line(err.__traceback__, path)
@@ -485,12 +475,12 @@ def _load_hypothesis_profile() -> None:
         return
     from hypothesis import HealthCheck, settings
 
-    common = dict(
-        deadline=None,
-        print_blob=False,
-        report_multiple_bugs=False,
-        suppress_health_check=[HealthCheck.too_slow],
-    )
+    common: dict[str, Any] = {
+        "deadline": None,
+        "print_blob": False,
+        "report_multiple_bugs": False,
+        "suppress_health_check": [HealthCheck.too_slow],
+    }
     settings.register_profile("koans", derandomize=True, database=None, max_examples=100, **common)
     settings.register_profile("ci", derandomize=True, database=None, max_examples=200, **common)
     settings.register_profile("explore", max_examples=2000, **common)

@@ -28,9 +28,10 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BLANKS = ("__", "___")
@@ -185,7 +186,7 @@ class Differ:
             if not isinstance(a, list) or len(k) != len(a):
                 self.mismatch(self._anchor(k), "a different number of statements or items")
                 return
-            for x, y in zip(k, a):
+            for x, y in zip(k, a, strict=True):
                 self.visit(x, y)
         elif not same_constant(k, a):
             self.mismatch(self._anchor(k), f"{k!r} in the koan, {a!r} in the answer")
@@ -205,10 +206,10 @@ class Differ:
             self.report.breach(where, "a blank outside any test function", "move it into a koan")
             return
         text = ast.get_source_segment(self.text, a) or ast.unparse(a)
-        self.kf.fills.append(
-            Fill(self.kf.topic, self.kf.name, self.test, 0, k.id, a.lineno, a.col_offset,
-                 a.end_lineno or a.lineno, a.end_col_offset or 0, text, a)  # fmt: skip
-        )
+        end_lineno, end_col = a.end_lineno or a.lineno, a.end_col_offset or 0
+        fill = Fill(self.kf.topic, self.kf.name, self.test, 0, k.id, a.lineno, a.col_offset,
+                    end_lineno, end_col, text, a)  # fmt: skip
+        self.kf.fills.append(fill)
 
 
 def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
@@ -298,7 +299,7 @@ def _hints(path: Path, report: Report, topic: str) -> dict[str, Any]:
         return {}
     try:
         data = load_toml(path)
-    except Exception as err:  # noqa: BLE001 - any parse error is the breach
+    except Exception as err:  # any parse error is the breach
         report.breach(f"koans/{topic}/hints.toml", f"does not parse: {err}", "fix the TOML")
         return {}
     for test, entry in data.items():
@@ -381,7 +382,7 @@ def mutants_of(fill: Fill) -> list[str]:
         return sibling_classes(getattr(builtins, node.id))
     if isinstance(node, ast.Dict):
         return ["None"] + ([_rebuild("{", [f"{ast.unparse(k)}: {ast.unparse(v)}" for k, v in
-                zip(node.keys[:-1], node.values[:-1]) if k is not None], "}")] if node.keys else [])  # fmt: skip
+                zip(node.keys[:-1], node.values[:-1], strict=True) if k is not None], "}")] if node.keys else [])  # fmt: skip
     out = ["None"]
     if isinstance(node, ast.BinOp) or (isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub)):
         out.append(f"({text}) + 1")
@@ -399,7 +400,7 @@ def container_mutants(node: ast.Tuple | ast.List | ast.Set, text: str, fill: Fil
     if items:
         out.append(_rebuild(opener, items[:-1], closer, empty_set=isinstance(node, ast.Set)))
         if isinstance(node, ast.Set):
-            out.append(_rebuild(opener, items + ["None"], closer))
+            out.append(_rebuild(opener, [*items, "None"], closer))
         else:
             out.append(_rebuild(opener, items + items[:1], closer))
             if items[::-1] != items:
@@ -446,7 +447,7 @@ def pytest_run(root: Path, targets: list[str], jobs: int, report_name: str) -> d
     if jobs > 1:
         args += ["-n", str(jobs)]
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", HYPOTHESIS_PROFILE="ci")
-    proc = subprocess.run(args + targets, cwd=root, env=env, capture_output=True, text=True)
+    proc = subprocess.run(args + targets, cwd=root, env=env, capture_output=True, text=True, check=False)
     if not out.is_file():
         tail = "\n".join((proc.stdout + proc.stderr).splitlines()[-25:])
         raise SystemExit(f"check: pytest did not report ({report_name}); its output ends:\n{tail}")
@@ -565,15 +566,15 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) 
         results = pytest_run(scratch, targets, jobs, "mutants")
     unevaluated: set[int] = set()
     for mutant in mutants:
-        if mutant.source == "probe" and mutant.path:
-            if outcome_of(results, mutant.path, mutant.fill.test)["kind"] == "passed":
-                unevaluated.add(id(mutant.fill))
-                report.count("fills not evaluated on this Python")
-                report.notes.append(
-                    f"unverified here: answers/{mutant.fill.topic}/{mutant.fill.file}:"
-                    f"{mutant.fill.lineno} `{mutant.fill.text}` is not evaluated on Python "
-                    f"{sys.version_info.major}.{sys.version_info.minor}; run the checker there"
-                )
+        probe = mutant.source == "probe" and mutant.path
+        if probe and outcome_of(results, mutant.path, mutant.fill.test)["kind"] == "passed":
+            unevaluated.add(id(mutant.fill))
+            report.count("fills not evaluated on this Python")
+            report.notes.append(
+                f"unverified here: answers/{mutant.fill.topic}/{mutant.fill.file}:"
+                f"{mutant.fill.lineno} `{mutant.fill.text}` is not evaluated on Python "
+                f"{sys.version_info.major}.{sys.version_info.minor}; run the checker there"
+            )
     for mutant in mutants:
         if not mutant.path or mutant.source == "probe" or id(mutant.fill) in unevaluated:
             continue

@@ -20,6 +20,7 @@ def check(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
         capture_output=True,
         text=True,
         timeout=600,
+        check=False,
     )
 
 

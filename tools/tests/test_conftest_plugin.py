@@ -5,8 +5,9 @@ from __future__ import annotations
 import builtins
 import json
 import operator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 from fakecourse import build_course, replace_in, write
@@ -49,7 +50,7 @@ USES: dict[str, Callable[[Any], Any]] = {
 
 @pytest.mark.parametrize("use", USES.values(), ids=USES.keys())
 def test_every_use_of_a_blank_fails(use: Callable[[Any], Any]) -> None:
-    with pytest.raises((Exception)) as caught:
+    with pytest.raises(Exception) as caught:
         use(BLANK)
     assert caught.type.__name__ in ("UnfilledBlank", "TypeError")
 
