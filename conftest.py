@@ -375,7 +375,6 @@ _current: dict[str, Any] = {}
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     _current["item"] = item
     _last_compare.pop(item.nodeid, None)
-    _load_hypothesis_profile()
     limit = item.config.getoption("koans_timeout")
     alarm = limit > 0 and hasattr(signal, "setitimer")
     if alarm:
@@ -444,6 +443,17 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
             report.koan_verdict = Verdict("skipped", rel, 0, reason).as_dict()
 
 
+def pytest_pycollect_makemodule(module_path: Path, parent: Any) -> None:
+    """Before a koan file that uses Hypothesis is imported, load the koans' profile: ``@given``
+    reads the default settings when it decorates, not when the test runs."""
+    try:
+        uses_hypothesis = b"hypothesis" in module_path.read_bytes()
+    except OSError:
+        return
+    if uses_hypothesis:
+        _load_hypothesis_profile()
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     cuda_items = [item for item in items if item.get_closest_marker("cuda")]
     if not cuda_items:
@@ -469,9 +479,9 @@ _profile_loaded: list[bool] = []
 
 
 def _load_hypothesis_profile() -> None:
-    """Register and load the 'koans' Hypothesis profile, only once a koan has imported
-    hypothesis (the runner must not pay for it on topics that never use it)."""
-    if _profile_loaded or "hypothesis" not in sys.modules:
+    """Register and load the 'koans' Hypothesis profile, only for runs that use hypothesis
+    (the runner must not pay for importing it on topics that never do)."""
+    if _profile_loaded:
         return
     from hypothesis import HealthCheck, settings
 
@@ -481,8 +491,8 @@ def _load_hypothesis_profile() -> None:
         "report_multiple_bugs": False,
         "suppress_health_check": [HealthCheck.too_slow],
     }
-    settings.register_profile("koans", derandomize=True, database=None, max_examples=100, **common)
-    settings.register_profile("ci", derandomize=True, database=None, max_examples=200, **common)
+    settings.register_profile("koans", derandomize=True, database=None, max_examples=50, **common)
+    settings.register_profile("ci", derandomize=True, database=None, max_examples=100, **common)
     settings.register_profile("explore", max_examples=2000, **common)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "koans"))
     _profile_loaded.append(True)

@@ -440,7 +440,10 @@ def substitute(text: str, fill: Fill, replacement: str) -> str:
 
 
 def pytest_run(root: Path, targets: list[str], jobs: int, report_name: str) -> dict[str, dict[str, Any]]:
-    out = root / f".check-{report_name}.json"
+    handle, name = tempfile.mkstemp(prefix=f"koans-check-{report_name}-", suffix=".json")
+    os.close(handle)
+    out = Path(name)
+    out.unlink()
     args = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "--no-header",
             "--koans-json", str(out), "--koans-timeout", "60", "-o", "addopts="]  # fmt: skip
     args += ["--strict-markers", "--import-mode=importlib", "--continue-on-collection-errors"]
