@@ -1,0 +1,40 @@
+"""A bit pattern means nothing until a type says how to read it."""
+
+import struct
+import sys
+
+
+def test_byte_97_is_the_letter_a_when_read_as_text():
+    """The byte 0b01100001 is the integer 97 under arithmetic and the character 'a' under
+    ASCII/Unicode. bytes shows each byte as a character when it is printable ASCII, so the
+    one-byte sequence holding 97 displays as a letter; ord and chr translate between the two
+    readings."""
+    assert ord("a") == 0b01100001 == 97
+    assert chr(97) == "a"
+    assert bytes([97]) == __
+
+
+def test_int_3_and_float_3_have_different_bit_patterns():
+    """In mathematics 3 and 3.0 are the same number; in memory they are different bits. As a
+    32-bit int, 3 is 0x00000003; as a float32, 3.0 is sign 0, exponent 1 + 127 = 128 and
+    fraction .1 (binary 1.1 times 2**1), i.e. 0x40400000. Reading those float bits back as an
+    unsigned int gives a huge number. (As a float64, 3.0 is 0x4008000000000000.)"""
+    assert struct.pack(">i", 3).hex() == "00000003"
+    float_bits = struct.pack(">f", 3.0)
+    assert struct.unpack(">I", float_bits)[0] == __
+
+
+def test_less_than_and_greater_than_choose_the_byte_order():
+    """struct's '<' writes the least significant byte first (little-endian, as x86 and most ARM
+    machines store ints) and '>' the most significant first (big-endian, network order). The
+    number is the same; only the order of its bytes in memory differs."""
+    assert struct.pack("<I", 0x01020304) == __
+    assert struct.pack(">I", 0x01020304) == __
+
+
+def test_equals_sign_means_native_order_but_standard_size_and_no_padding():
+    """'=' uses the machine's own byte order (sys.byteorder, which differs between machines)
+    with standard sizes and no alignment. The default '@' also aligns fields like a C struct,
+    so '@bi' usually pads the byte to 4 before the int. '=bi' is a 1-byte char plus a 4-byte int."""
+    assert struct.pack("=I", 1) == (1).to_bytes(4, sys.byteorder)
+    assert struct.calcsize("=bi") == __
