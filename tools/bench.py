@@ -1,0 +1,214 @@
+"""Benchmarks of the learner's runner, each beside the naive baseline measured in the same run.
+
+    python tools/bench.py [--json] [--runs N]
+
+- cold start to first verdict: ``python tools/koans.py`` on a fresh copy vs ``pytest koans -x``;
+- watch save-to-verdict, a pure-Python koan and a torch koan, vs re-running ``pytest FILE``;
+- peak memory (VmHWM) of the runner's processes.
+
+Everything runs in a scratch copy of the repository; the learner's koans are never touched.
+Times are wall-clock medians; on a loaded machine compare the runner with its baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+IGNORE = shutil.ignore_patterns("__pycache__", ".koans", ".pytest_cache", ".hypothesis",
+                                ".benchmarks", ".git", "*.pyc", ".mypy_cache", ".ruff_cache")
+TORCH_KOAN = '''import pytest
+
+torch = pytest.importorskip("torch")
+
+
+def test_sum_of_a_tensor_is_a_tensor():
+    """Reductions return 0-d tensors; `.item()` turns one into a Python number."""
+    assert torch.tensor([1, 2]).sum().item() == __
+'''
+
+
+def fresh_copy(base: Path, name: str, source: Path = REPO) -> Path:
+    """A copy of the course as a fresh clone has it (no caches, no .koans/)."""
+    target = base / name
+    target.mkdir()
+    for item in ("conftest.py", "pyproject.toml"):
+        shutil.copy2(source / item, target / item)
+    for folder in ("koans", "answers", "tools"):
+        shutil.copytree(source / folder, target / folder, ignore=IGNORE)
+    return target
+
+
+def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   env=env, timeout=600, check=False)
+    return time.perf_counter() - start
+
+
+def first_blank_file(root: Path, torch: bool) -> Path | None:
+    pattern = re.compile(r"importorskip\(\s*['\"]torch|^\s*import torch", re.M)
+    for path in sorted((root / "koans").glob("*/test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        if "__" in text and bool(pattern.search(text)) == torch and "cuda" not in text:
+            return path
+    return None
+
+
+def vm_hwm(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 0
+
+
+def descendants(pid: int) -> list[int]:
+    found = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for child in (task / "children").read_text().split():
+                found += [int(child), *descendants(int(child))]
+    except OSError:
+        pass
+    return found
+
+
+def watch_latency(root: Path, koan: Path, runs: int, python: str) -> tuple[list[float], dict[str, int]]:
+    """Start `koans.py watch`, save the koan file `runs` times, time each save to its verdict."""
+    events = root / "events.jsonl"
+    events.unlink(missing_ok=True)
+    env = dict(os.environ, KOANS_EVENT_LOG=str(events))
+    rel = koan.relative_to(root).as_posix()
+    subprocess.run([python, "tools/koans.py", "goto", rel], cwd=root, env=env,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=600, check=False)
+    proc = subprocess.Popen([python, "tools/koans.py", "watch"], cwd=root, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+
+    def verdicts() -> list[dict[str, Any]]:
+        try:
+            rows = [json.loads(x) for x in events.read_text().splitlines() if x.strip()]
+        except OSError:
+            return []
+        return [r for r in rows if r["event"] == "verdict"]
+
+    def wait(count: int) -> dict[str, Any]:
+        end = time.monotonic() + 300
+        while time.monotonic() < end:
+            rows = verdicts()
+            if len(rows) > count:
+                return rows[count]
+            time.sleep(0.002)
+        raise RuntimeError("no verdict from watch mode")
+
+    latencies = []
+    try:
+        wait(len(verdicts()) - 1 if verdicts() else 0)
+        time.sleep(3.0)  # let the server finish warming what the koan needs
+        text = koan.read_text(encoding="utf-8")
+        for n in range(runs + 1):
+            count = len(verdicts())
+            start = time.time()
+            koan.write_text(text + f"\n# save {n}\n", encoding="utf-8")
+            event = wait(count)
+            if n:  # the first save also pays the first fork of a fresh server layout
+                latencies.append(event["t"] - start)
+            time.sleep(0.3)
+        memory = {"runner": vm_hwm(proc.pid),
+                  "server": max((vm_hwm(p) for p in descendants(proc.pid)), default=0)}
+    finally:
+        proc.stdin.write("q\n")  # type: ignore[union-attr]
+        proc.stdin.flush()  # type: ignore[union-attr]
+        try:
+            proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        koan.write_text(text, encoding="utf-8")
+    return latencies, memory
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    parser.add_argument("--runs", type=int, default=5, help="repetitions per number (median)")
+    parser.add_argument("--python", default=sys.executable)
+    args = parser.parse_args()
+    py = args.python
+    rows: list[dict[str, Any]] = []
+    notes: list[str] = []
+    with tempfile.TemporaryDirectory(prefix="koans-bench-") as tmp:
+        base = Path(tmp)
+        source = fresh_copy(base, "source")  # one consistent snapshot of the repository
+        cold, naive = [], []
+        for n in range(args.runs):
+            root = fresh_copy(base, f"cold{n}", source)
+            cold.append(timed([py, "tools/koans.py"], root))
+            root = fresh_copy(base, f"naive{n}", source)
+            naive.append(timed([py, "-m", "pytest", "koans", "-x", "-q", "-p", "no:cacheprovider"], root))
+        rows.append({"metric": "cold start to first verdict", "runner_s": statistics.median(cold),
+                     "baseline": "pytest koans -x", "baseline_s": statistics.median(naive),
+                     "target_s": 0.5})
+        memory: dict[str, int] = {}
+        for label, torch in (("pure-Python", False), ("torch", True)):
+            if torch:
+                has_torch = subprocess.run([py, "-c", "import torch"], capture_output=True, check=False).returncode == 0
+                if not has_torch:
+                    notes.append("torch row skipped: torch is not installed for this Python")
+                    continue
+            root = fresh_copy(base, f"watch-{label}", source)
+            koan = first_blank_file(root, torch)
+            if koan is None and torch:
+                koan = root / "koans" / "99_bench_torch" / "test_01_torch.py"
+                koan.parent.mkdir()
+                koan.write_text(TORCH_KOAN, encoding="utf-8")
+                notes.append("the course has no torch koan yet: measured a one-koan torch file")
+            if koan is None:
+                notes.append(f"{label} row skipped: no koan file with a blank")
+                continue
+            latencies, mem = watch_latency(root, koan, args.runs, py)
+            for key, value in mem.items():
+                memory[key] = max(memory.get(key, 0), value)
+            rel = koan.relative_to(root).as_posix()
+            baseline = [timed([py, "-m", "pytest", rel, "-q", "-p", "no:cacheprovider"], root)
+                        for _ in range(args.runs)]
+            rows.append({"metric": f"watch save-to-verdict, {label} koan ({rel})",
+                         "runner_s": statistics.median(latencies), "baseline": f"pytest {rel}",
+                         "baseline_s": statistics.median(baseline), "target_s": 0.15})
+        rows.append({"metric": "peak memory, learner's process (VmHWM)", "runner_mb":
+                     round(memory.get("runner", 0) / 2**20, 1)})
+        rows.append({"metric": "peak memory, warm server and children (VmHWM)", "runner_mb":
+                     round(memory.get("server", 0) / 2**20, 1)})
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    result = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "load_1min": load,
+              "runs": args.runs, "rows": rows, "notes": notes}
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    print(f"python {result['python']}, {result['cpus']} CPUs, load {load:.1f}, median of {args.runs}")
+    print(f"{'metric':58} {'runner':>9} {'baseline':>9} {'target':>7}")
+    for row in rows:
+        if "runner_mb" in row:
+            print(f"{row['metric']:58} {row['runner_mb']:>7} MB")
+            continue
+        print(f"{row['metric'][:58]:58} {row['runner_s']:>8.3f}s {row['baseline_s']:>8.3f}s "
+              f"{row['target_s']:>6}s")
+    for note in notes:
+        print("note:", note)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

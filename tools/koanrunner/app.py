@@ -1,0 +1,154 @@
+"""One learner session: the course, the store, the runner and the view, and what a step shows."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path as FsPath
+from typing import Any
+
+from .course import Course, answer_lines, blank_columns, koan_source, test_name
+from .path import Path, Stop, Walk, log_event
+from .pristine import Pristine
+from .progress import Store
+from .running import Runner
+from .view import Style, View
+
+STUCK_RUNS = 3  # failed runs in a row without progress before a hint is offered unasked
+
+
+@dataclass
+class Shown:
+    walk: Walk
+    unasked_hint: bool
+
+
+class App:
+    def __init__(self, root: FsPath, timeout: float, style: Style | None = None,
+                 runner: Runner | None = None) -> None:
+        self.course = Course(root)
+        self.store = Store(self.course.state_dir)
+        self.pristine = Pristine(self.course)
+        self.runner = runner or Runner(self.course.root, timeout)
+        self.view = View(style or Style())
+        self.pristine.snapshot()
+        self.path = Path(self.course, self.store, self.runner, self.pristine.known())
+
+    def close(self) -> None:
+        self.runner.close()
+
+    # -- a step: walk, remember, show ----------------------------------------------------------
+
+    def step(self, show_progress: bool = True, clear: bool = False) -> Shown:
+        self.path.known = self.pristine.known() + self.pristine.snapshot()
+        walk = self.path.walk()
+        stop = walk.stop
+        unasked = self._remember(stop)
+        if clear:
+            self.view.clear()
+        for note in walk.notes:
+            self.view.write(self.view.style(f"note: {note}", "yellow"))
+        for f, key in walk.solved_now:
+            self.show_answer(f, key)
+        data = self.store.read()
+        if show_progress:
+            rows = self.path.totals(data)
+            self.view.progress([(r["topic"], r["title"], r["solved"], r["total"]) for r in rows],
+                               stop.topic.name if stop else None)
+        if stop is None:
+            self.view.write()
+            self.view.done()
+        else:
+            self.show_koan(stop, data)
+            if unasked:
+                self.hint(stop, unasked=True)
+            self.view.next_steps(stop)
+        rows = self.path.totals(data)
+        log_event("verdict", koan=stop.key if stop else None, kind=stop.koan.get("kind") if stop else None,
+                  solved=sum(r["solved"] for r in rows), total=sum(r["total"] for r in rows),
+                  ran=walk.ran, newly_solved=[k for _, k in walk.solved_now], unasked_hint=unasked)
+        return Shown(walk, unasked)
+
+    def _remember(self, stop: Stop | None) -> bool:
+        """Track runs without progress on the same koan; True when a hint is due unasked."""
+        def change(data: dict[str, Any]) -> bool:
+            if stop is None:
+                data["current"] = None
+                data["stuck"] = {"key": None, "runs": 0, "signature": None}
+                return False
+            data["current"] = {"key": stop.key, "file": stop.file.rel, "kind": stop.koan.get("kind")}
+            signature = hashlib.sha1(str(stop.koan.get("message")).encode()).hexdigest()
+            stuck = data["stuck"]
+            if stuck.get("key") == stop.key and stuck.get("signature") == signature:
+                stuck["runs"] = int(stuck.get("runs", 0)) + 1
+            else:
+                data["stuck"] = stuck = {"key": stop.key, "runs": 1, "signature": signature}
+            if stuck["runs"] >= STUCK_RUNS and stop.name:
+                hints = self.course.hints(stop.file.topic, stop.name).get("hints", [])
+                used = int(data["koans"].get(stop.key, {}).get("hints", 0))
+                if used < len(hints):
+                    stuck["runs"] = 0
+                    return True
+            return False
+
+        return bool(self.store.update(change))
+
+    def show_koan(self, stop: Stop, data: dict[str, Any]) -> None:
+        text = stop.file.read()
+        lesson = ""
+        if text and stop.name:
+            source = koan_source(text, stop.name)
+            lesson = source.lesson if source else ""
+        topic_solved = [r for r in self.path.totals(data) if r["topic"] == stop.topic.name]
+        fresh_topic = bool(topic_solved) and topic_solved[0]["solved"] == 0 and stop.koan.get("kind") == "blank"
+        topic_lesson = self.course.lesson_of_topic(stop.topic.name) if fresh_topic else ""
+        line = int(stop.koan.get("line") or 0)
+        spans = blank_columns(text, line) if text and line else []
+        self.view.koan(stop, text, lesson, topic_lesson, spans)
+
+    def show_answer(self, f: Any, key: str) -> None:
+        name = test_name(key)
+        pristine, _ = self.pristine.text(f.rel)
+        try:
+            answer = f.answer_path.read_text(encoding="utf-8")
+        except OSError:
+            answer = None
+        lines = answer_lines(pristine, answer, name)
+        rel = f.answer_path.relative_to(self.course.root).as_posix()
+        self.view.solved(name, rel, lines)
+
+    # -- hints ----------------------------------------------------------------------------------
+
+    def current(self) -> Stop | None:
+        """The koan on screen at the last run, or a fresh walk when none is remembered."""
+        data = self.store.read()
+        current = data.get("current")
+        if current:
+            f = self.course.file(current["file"])
+            if f.exists():
+                topic = next((t for t in self.path.topics() if t.name == f.topic), None)
+                if topic is not None:
+                    nodeid = "koans/" + current["key"] if "::" in current["key"] else current["file"]
+                    return Stop(f, {"nodeid": nodeid, "kind": current.get("kind")}, topic)
+        return self.path.walk().stop
+
+    def hint(self, stop: Stop | None = None, unasked: bool = False) -> bool:
+        stop = stop or self.current()
+        if stop is None:
+            self.view.done()
+            return False
+        if not stop.name:
+            self.view.write(f"{stop.file.rel} does not load yet, so no koan in it can be hinted: "
+                            "fix the line the message points at first.")
+            return False
+        hints = [str(h) for h in self.course.hints(stop.file.topic, stop.name).get("hints", [])]
+
+        def bump(data: dict[str, Any]) -> int:
+            entry = data["koans"].setdefault(stop.key, {"hints": 0})
+            entry["hints"] = min(int(entry.get("hints", 0)) + 1, max(len(hints), 1))
+            return int(entry["hints"])
+
+        number = int(self.store.update(bump))
+        self.view.hint(stop.name, number, hints, unasked=unasked)
+        log_event("hint", koan=stop.key, number=number, unasked=unasked)
+        return True

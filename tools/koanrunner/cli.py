@@ -1,0 +1,205 @@
+"""The commands of ``python tools/koans.py``."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from pathlib import Path as FsPath
+from typing import Any
+
+from .running import DEFAULT_TIMEOUT
+from .view import RUNNER, Style
+
+HELP_ROOT = "the course checkout (default: the folder above tools/)"
+HELP_TIMEOUT = "seconds a koan may run before it is stopped (default: %(default)s)"
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=RUNNER, description="Walk the koans: the first unsolved "
+                                "one, its lesson, its line, and what to do next.")
+    p.add_argument("--root", type=FsPath, default=None, help=HELP_ROOT)
+    p.add_argument("--timeout", type=float,
+                   default=float(os.environ.get("KOANS_TIMEOUT", DEFAULT_TIMEOUT)), help=HELP_TIMEOUT)
+    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    sub = p.add_subparsers(dest="command")
+    sub.add_parser("run", help="show the next koan (the default)")
+    sub.add_parser("watch", help="re-run on every save")
+    sub.add_parser("hint", help="the next hint for the current koan")
+    sub.add_parser("list", help="topics, solved/total, where you are")
+    sub.add_parser("status", help="same as list")
+    goto = sub.add_parser("goto", help="start the path at a topic, file or koan ('start' undoes)")
+    goto.add_argument("target")
+    skip = sub.add_parser("skip", help="put the current koan aside and come back to it later")
+    skip.add_argument("koan", nargs="?")
+    reset = sub.add_parser("reset", help="restore pristine koans (your version is backed up)")
+    reset.add_argument("target", help="a koan file or a topic")
+    restore = sub.add_parser("restore", help="put a backup back (default: the latest)")
+    restore.add_argument("stamp", nargs="?")
+    sub.add_parser("backups", help="list backups")
+    kata = sub.add_parser("kata", help="a timed pair kata on one topic, in a scratch copy")
+    kata.add_argument("topic")
+    kata.add_argument("--swap-minutes", type=float, default=5.0,
+                      help="prompt a driver swap every N minutes (0: never; default 5)")
+    kata.add_argument("--swap-koans", type=int, default=0,
+                      help="prompt a driver swap every K solved koans (0: never; default)")
+    kata.add_argument("--pair", default="", help="names, comma-separated: 'ana,bo'")
+    return p
+
+
+def default_root() -> FsPath:
+    env = os.environ.get("KOANS_ROOT")
+    return FsPath(env) if env else FsPath(__file__).resolve().parents[2]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    root = (args.root or default_root()).resolve()
+    color = {"always": True, "never": False}.get(args.color)
+    style = Style(sys.stdout, color)
+    if not (root / "koans").is_dir():
+        print(f"No koans/ folder in {root}. Run this from the course checkout "
+              "(or pass --root).", file=sys.stderr)
+        return 2
+    command = args.command or "run"
+    try:
+        if command == "kata":
+            from . import kata
+            from .course import Course
+
+            pair = [name.strip() for name in args.pair.split(",") if name.strip()]
+            return kata.run(Course(root), args.topic, swap_minutes=args.swap_minutes,
+                            swap_koans=args.swap_koans, pair=pair, timeout=args.timeout, style=style)
+        from .app import App
+
+        app = App(root, args.timeout, style)
+        try:
+            return COMMANDS[command](app, args)
+        finally:
+            app.close()
+    except KeyboardInterrupt:
+        print("\nStopped. Your progress is saved; run it again to carry on: " + RUNNER)
+        return 130
+    except BrokenPipeError:  # `koans.py | head`
+        with contextlib.suppress(OSError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
+
+
+def cmd_run(app: Any, args: Any) -> int:
+    shown = app.step()
+    return 0 if shown.walk.stop is None else 1
+
+
+def cmd_watch(app: Any, args: Any) -> int:
+    from .watch import loop
+
+    return loop(app)
+
+
+def cmd_hint(app: Any, args: Any) -> int:
+    return 0 if app.hint() else 1
+
+
+def _here(app: Any) -> str | None:
+    current = app.store.read().get("current") or {}
+    rel = current.get("file") or ""
+    return rel.split("/")[1] if rel.count("/") >= 2 else None
+
+
+def cmd_list(app: Any, args: Any) -> int:
+    rows = app.path.totals()
+    app.view.table(rows, _here(app))
+    data = app.store.read()
+    current = data.get("current")
+    if current:
+        app.view.write(f"\nCurrent koan: {current['key']}")
+    if data.get("start"):
+        app.view.write(f"The path starts at {data['start']} (back to the beginning: "
+                       f"{RUNNER} goto start)")
+    if data["skipped"]:
+        app.view.write(f"Put aside for later: {', '.join(data['skipped'])}")
+    app.view.write(app.view.style(f"Carry on: {RUNNER}", "dim"))
+    return 0
+
+
+def cmd_goto(app: Any, args: Any) -> int:
+    if args.target in ("start", "beginning", "-"):
+        app.store.update(lambda d: d.__setitem__("start", None))
+        app.view.write(f"The path starts at the beginning again. Next: {RUNNER}")
+        return 0
+    files = app.course.resolve(args.target, app.pristine.known())
+    if not files:
+        app.view.write(f"No topic or koan file matches {args.target!r}; see {RUNNER} list")
+        return 2
+    start = files[0].rel if args.target.endswith(".py") or "::" in args.target else \
+        "/".join(files[0].rel.split("/")[:2])
+    app.store.update(lambda d: d.__setitem__("start", start))
+    app.view.write(f"The path now starts at {start}. Next: {RUNNER}")
+    return cmd_run(app, args)
+
+
+def cmd_skip(app: Any, args: Any) -> int:
+    key = args.koan
+    if not key:
+        stop = app.current()
+        if stop is None:
+            app.view.done()
+            return 0
+        key = stop.key
+    key = key[len("koans/"):] if key.startswith("koans/") else key
+
+    def change(data: dict[str, Any]) -> None:
+        if key not in data["skipped"]:
+            data["skipped"].append(key)
+
+    app.store.update(change)
+    app.view.write(f"Put aside: {key}. It comes back once the rest of the path is solved. "
+                   f"Next: {RUNNER}")
+    return cmd_run(app, args)
+
+
+def cmd_reset(app: Any, args: Any) -> int:
+    files = app.course.resolve(args.target, app.pristine.known())
+    if not files:
+        app.view.write(f"No topic or koan file matches {args.target!r}; see {RUNNER} list")
+        return 2
+    done, refused, stamp = app.pristine.reset([f.rel for f in files])
+    for why in refused:
+        app.view.write(app.view.style(f"not reset: {why}", "yellow"))
+    for rel in done:
+        app.view.write(f"reset {rel} to pristine")
+    if stamp:
+        app.view.write(f"Your version is backed up in .koans/backups/{stamp}/. "
+                       f"Undo with: {RUNNER} restore {stamp}")
+    return 0 if done and not refused else 1
+
+
+def cmd_restore(app: Any, args: Any) -> int:
+    backups = app.pristine.list_backups()
+    if not backups:
+        app.view.write("There are no backups yet.")
+        return 1
+    stamp = args.stamp or backups[-1][0]
+    if stamp not in dict(backups):
+        app.view.write(f"No backup named {stamp}; see {RUNNER} backups")
+        return 2
+    files, saved = app.pristine.restore(stamp)
+    for rel in files:
+        app.view.write(f"restored {rel} from {stamp}")
+    if saved:
+        app.view.write(f"What it replaced is backed up too: {RUNNER} restore {saved}")
+    return 0
+
+
+def cmd_backups(app: Any, args: Any) -> int:
+    for stamp, manifest in app.pristine.list_backups():
+        app.view.write(f"{stamp}  {manifest.get('reason', '')}")
+    app.view.write(app.view.style(f"Put one back: {RUNNER} restore STAMP", "dim"))
+    return 0
+
+
+COMMANDS = {"run": cmd_run, "watch": cmd_watch, "hint": cmd_hint, "list": cmd_list,
+            "status": cmd_list, "goto": cmd_goto, "skip": cmd_skip, "reset": cmd_reset,
+            "restore": cmd_restore, "backups": cmd_backups}

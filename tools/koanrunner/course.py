@@ -1,0 +1,285 @@
+"""The course model: topics and koan files on disk, lessons, hints and answers.
+
+Only the standard library, and only cheap work: the path to a koan never parses every file.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import re
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+BLANK_NAMES = ("__", "___")
+KOANS = "koans"
+ANSWERS = "answers"
+STATE_DIR = ".koans"
+TEST_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(test_\w+)", re.M)
+BLANK_TOKEN = re.compile(r"(?<![\w.])_{2,3}(?!\w)")
+NEEDS = {
+    "torch": re.compile(r"^\s*(?:import|from)\s+torch\b|importorskip\(\s*['\"]torch", re.M),
+    "numpy": re.compile(r"^\s*(?:import|from)\s+numpy\b", re.M),
+    "hypothesis": re.compile(r"^\s*(?:import|from)\s+hypothesis\b", re.M),
+}
+
+
+def koan_key(nodeid: str) -> str:
+    """The stable identity of a koan: 'topic/file.py::test_name[param]' (no 'koans/' prefix)."""
+    return nodeid.split("/", 1)[1] if nodeid.startswith(KOANS + "/") else nodeid
+
+
+def test_name(nodeid: str) -> str:
+    return nodeid.split("::")[-1].split("[")[0]
+
+
+@dataclass(frozen=True)
+class KoanFile:
+    """One koan file, by its path relative to the course root ('koans/01_x/test_01_y.py')."""
+
+    root: Path
+    rel: str
+
+    @property
+    def path(self) -> Path:
+        return self.root / self.rel
+
+    @property
+    def topic(self) -> str:
+        return self.rel.split("/")[1]
+
+    @property
+    def name(self) -> str:
+        return self.rel.rsplit("/", 1)[-1]
+
+    @property
+    def answer_path(self) -> Path:
+        return self.root / ANSWERS / self.rel.split("/", 1)[1]
+
+    def exists(self) -> bool:
+        return self.path.is_file()
+
+    def read(self) -> str | None:
+        try:
+            return self.path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            return None
+
+    def digest(self) -> str | None:
+        try:
+            return hashlib.sha1(self.path.read_bytes()).hexdigest()
+        except OSError:
+            return None
+
+    def needs(self) -> list[str]:
+        """The heavy modules this file imports, so the fork server can have them warm."""
+        text = self.read() or ""
+        return [name for name, pattern in NEEDS.items() if pattern.search(text)]
+
+    def test_names(self) -> list[str]:
+        """Test functions defined in the file (a cheap scan; parametrized tests count once)."""
+        return TEST_DEF.findall(self.read() or "")
+
+
+@dataclass(frozen=True)
+class Topic:
+    name: str
+    files: tuple[KoanFile, ...]
+
+    @property
+    def title(self) -> str:
+        number, _, rest = self.name.partition("_")
+        return f"{number} {rest.replace('_', ' ')}" if number.isdigit() else self.name
+
+
+class Course:
+    """The koans under ``root/koans``, in curriculum order (names sorted, as pytest collects)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root.resolve()
+        self.koans_dir = self.root / KOANS
+        self.state_dir = self.root / STATE_DIR
+
+    def topic_names(self) -> list[str]:
+        try:
+            entries = sorted(self.koans_dir.iterdir())
+        except OSError:
+            return []
+        return [p.name for p in entries if p.is_dir() and not p.name.startswith((".", "_"))]
+
+    def topics(self, extra: list[str] = ()) -> list[Topic]:  # type: ignore[assignment]
+        """Topics with their koan files; ``extra`` adds known files that were deleted, in place."""
+        by_topic: dict[str, set[str]] = {name: set() for name in self.topic_names()}
+        for name in by_topic:
+            for path in (self.koans_dir / name).glob("test_*.py"):
+                by_topic[name].add(f"{KOANS}/{name}/{path.name}")
+        for rel in extra:
+            parts = rel.split("/")
+            if len(parts) == 3 and parts[0] == KOANS and parts[2].startswith("test_"):
+                by_topic.setdefault(parts[1], set()).add(rel)
+        return [
+            Topic(name, tuple(KoanFile(self.root, rel) for rel in sorted(by_topic[name])))
+            for name in sorted(by_topic)
+        ]
+
+    def files(self, extra: list[str] = ()) -> list[KoanFile]:  # type: ignore[assignment]
+        return [f for topic in self.topics(extra) for f in topic.files]
+
+    def file(self, rel: str) -> KoanFile:
+        return KoanFile(self.root, rel)
+
+    def resolve(self, target: str, extra: list[str] = ()) -> list[KoanFile]:  # type: ignore[assignment]
+        """Koan files named by a topic ('10', '10_array_memory'), a file path or a koan id."""
+        target = target.split("::")[0].strip().rstrip("/")
+        try:
+            rel = (Path.cwd() / target).resolve().relative_to(self.root).as_posix()
+        except (ValueError, OSError):
+            rel = target
+        if rel.startswith(ANSWERS + "/"):
+            rel = KOANS + rel[len(ANSWERS):]
+        if not rel.startswith(KOANS + "/") and rel != KOANS:
+            rel = f"{KOANS}/{rel}"
+        files = self.files(extra)
+        exact = [f for f in files if f.rel == rel]
+        if exact:
+            return exact
+        if rel.endswith(".py") and rel.count("/") == 2:
+            return [self.file(rel)]
+        topic = rel[len(KOANS) + 1:] if rel != KOANS else ""
+        if not topic:
+            return files
+        named = [f for f in files if f.topic == topic]
+        return named or [f for f in files if f.topic.split("_")[0] == topic or f.topic.startswith(topic + "_")]
+
+    def lesson_of_topic(self, topic: str) -> str:
+        try:
+            return (self.koans_dir / topic / "README.md").read_text(encoding="utf-8")
+        except OSError:
+            return ""
+
+    def hints(self, topic: str, name: str) -> dict[str, Any]:
+        return dict(_load_toml(self.koans_dir / topic / "hints.toml").get(name, {}))
+
+
+def _load_toml(path: Path) -> dict[str, Any]:
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError:
+        return {}
+    return _load_toml_cached(path, stamp)
+
+
+@lru_cache(maxsize=64)
+def _load_toml_cached(path: Path, stamp: int) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pytest depends on tomli before 3.11
+        import tomli as tomllib
+    try:
+        with path.open("rb") as handle:
+            return dict(tomllib.load(handle))
+    except Exception:  # a broken hints file must never break the runner
+        return {}
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading one koan's source (only for the koan on screen)
+
+
+@dataclass(frozen=True)
+class KoanSource:
+    name: str
+    lesson: str
+    first_line: int
+    last_line: int
+
+
+def parse(text: str) -> ast.Module | None:
+    try:
+        return ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def koan_source(text: str, name: str) -> KoanSource | None:
+    tree = parse(text)
+    if tree is None:
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            lesson = ast.get_docstring(node) or ""
+            return KoanSource(name, lesson, node.lineno, node.end_lineno or node.lineno)
+    return None
+
+
+def blank_columns(text: str, lineno: int) -> list[tuple[int, int]]:
+    """Column spans of the blanks on a line (from the AST, or a token scan if it won't parse)."""
+    lines = text.splitlines()
+    if not 0 < lineno <= len(lines):
+        return []
+    tree = parse(text)
+    if tree is not None:
+        spans = [
+            (node.col_offset, node.end_col_offset or node.col_offset + len(node.id))
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Name) and node.id in BLANK_NAMES and node.lineno == lineno
+        ]
+        # col offsets are in UTF-8 bytes; convert to characters
+        raw = lines[lineno - 1].encode("utf-8")
+        return sorted((len(raw[:a].decode("utf-8", "replace")), len(raw[:b].decode("utf-8", "replace"))) for a, b in spans)
+    return [(m.start(), m.end()) for m in BLANK_TOKEN.finditer(lines[lineno - 1])]
+
+
+def is_presolved(node: ast.AST) -> bool:
+    return any("presolved" in ast.dump(deco) for deco in getattr(node, "decorator_list", []))
+
+
+def looks_pristine(text: str) -> bool:
+    """A koan file as shipped: it parses and every koan that is not pre-solved has a blank."""
+    tree = parse(text)
+    if tree is None:
+        return False
+    tests = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test_")
+    ]
+    for node in tests:
+        if is_presolved(node):
+            continue
+        if not any(isinstance(n, ast.Name) and n.id in BLANK_NAMES for n in ast.walk(node)):
+            return False
+    return True
+
+
+def answer_lines(koan_text: str | None, answer_text: str | None, name: str) -> list[tuple[int, str]]:
+    """The answer's lines for the blanks of koan ``name``: where the pristine koan had a blank."""
+    if not answer_text:
+        return []
+    answer = koan_source(answer_text, name)
+    if answer is None:
+        return []
+    rows = answer_text.splitlines()
+    wanted: list[int] = []
+    if koan_text:
+        tree = parse(koan_text)
+        koan = koan_source(koan_text, name)
+        if tree is not None and koan is not None:
+            offsets = sorted(
+                {
+                    n.lineno - koan.first_line
+                    for n in ast.walk(tree)
+                    if isinstance(n, ast.Name)
+                    and n.id in BLANK_NAMES
+                    and koan.first_line <= n.lineno <= koan.last_line
+                }
+            )
+            wanted = [answer.first_line + off for off in offsets]
+    if not wanted:  # fall back to the lines that carry a comment (the one-line why)
+        wanted = [
+            n for n in range(answer.first_line, answer.last_line + 1) if "#" in rows[n - 1]
+        ]
+    return [(n, rows[n - 1].strip()) for n in wanted if 0 < n <= len(rows)]

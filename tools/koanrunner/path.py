@@ -1,0 +1,203 @@
+"""The path: walk koan files in curriculum order and stop at the first unsolved koan.
+
+Files already known to be all solved (same content, same Python, same conftest) are not run
+again, so a learner deep into the course still gets a verdict as fast as one on topic 00.
+Heavy modules are imported only by the files that need them, and only when reached.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from .course import Course, KoanFile, Topic, koan_key, test_name
+from .progress import Store
+
+DONE_KINDS = ("passed", "skipped")
+
+
+class RunsFiles(Protocol):
+    def run(self, rel: str, needs: list[str]) -> dict[str, Any]: ...
+
+    def preload(self, modules: list[str]) -> None: ...
+
+
+@dataclass
+class Stop:
+    """Where the learner is: the first koan (or file) that is not solved."""
+
+    file: KoanFile
+    koan: dict[str, Any]
+    topic: Topic
+
+    @property
+    def key(self) -> str:
+        nodeid = self.koan.get("nodeid") or self.file.rel
+        return koan_key(str(nodeid))
+
+    @property
+    def name(self) -> str:
+        nodeid = str(self.koan.get("nodeid") or "")
+        return test_name(nodeid) if "::" in nodeid else ""
+
+    @property
+    def title(self) -> str:
+        return self.topic.title
+
+
+@dataclass
+class Walk:
+    stop: Stop | None
+    solved_now: list[tuple[KoanFile, str]] = field(default_factory=list)
+    ran: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def env_key(course: Course) -> str:
+    try:
+        conftest = hashlib.sha1((course.root / "conftest.py").read_bytes()).hexdigest()[:12]
+    except OSError:
+        conftest = "none"
+    return f"py{sys.version_info[0]}.{sys.version_info[1]}-{conftest}"
+
+
+def log_event(event: str, **fields: Any) -> None:
+    """Machine-readable events for benchmarks and tests (``KOANS_EVENT_LOG=path``)."""
+    target = os.environ.get("KOANS_EVENT_LOG")
+    if not target:
+        return
+    fields.update(event=event, t=time.time())
+    with open(target, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps(fields) + "\n")
+
+
+class Path:
+    def __init__(self, course: Course, store: Store, runner: RunsFiles, known: list[str]) -> None:
+        self.course = course
+        self.store = store
+        self.runner = runner
+        self.known = known  # files ever snapshotted: a deleted one keeps its place
+
+    def topics(self) -> list[Topic]:
+        return self.course.topics(self.known)
+
+    def ordered(self, data: dict[str, Any]) -> list[tuple[Topic, KoanFile]]:
+        pairs = [(topic, f) for topic in self.topics() for f in topic.files]
+        start = data.get("start")
+        if start:
+            index = next((i for i, (_, f) in enumerate(pairs)
+                          if f.rel >= start or f.rel.startswith(start)), 0)
+            pairs = pairs[index:] + pairs[:index]
+        return pairs
+
+    def run_file(self, f: KoanFile, env: str, walk: Walk) -> dict[str, Any]:
+        digest = f.digest()
+        log_event("run-start", file=f.rel)
+        result = self.runner.run(f.rel, f.needs())
+        walk.ran.append(f.rel)
+        if result.get("internal"):
+            walk.notes.append(f"the runner hit an internal problem on {f.rel}: {result['internal']}")
+        self.store.update(lambda data: self._record(data, f, digest, env, result, walk))
+        return result
+
+    @staticmethod
+    def _record(data: dict[str, Any], f: KoanFile, digest: str | None, env: str,
+                result: dict[str, Any], walk: Walk) -> None:
+        now = time.time()
+        previous = data["files"].get(f.rel, {})
+        keys = []
+        for koan in result["koans"]:
+            key = koan_key(koan["nodeid"])
+            keys.append(key)
+            if koan["kind"] == "unknown":
+                continue
+            entry = data["koans"].setdefault(key, {"first_seen": now, "hints": 0})
+            was = entry.get("kind")
+            entry["kind"] = koan["kind"]
+            if koan["kind"] == "passed":
+                if was != "passed":
+                    entry["solved_at"] = now
+                    if was is not None:
+                        walk.solved_now.append((f, key))
+                        if key in data["skipped"]:
+                            data["skipped"].remove(key)
+            else:
+                entry.pop("solved_at", None)
+        if result.get("broken"):
+            keys = list(previous.get("keys", []))
+            for key in keys:
+                if key in data["koans"]:
+                    data["koans"][key]["kind"] = "broken"
+        kinds = [k["kind"] for k in result["koans"]]
+        all_solved = not result.get("broken") and not result.get("internal") and all(
+            kind in DONE_KINDS for kind in kinds)
+        data["files"][f.rel] = {"digest": digest, "env": env, "keys": keys,
+                                "all_solved": all_solved, "skipped": result.get("skipped")}
+
+    def walk(self) -> Walk:
+        walk = Walk(stop=None)
+        data = self.store.read()
+        walk.notes += self.store.notes
+        self.store.notes.clear()
+        env = env_key(self.course)
+        skipped = set(data["skipped"])
+        results: dict[str, dict[str, Any]] = {}
+        order = self.ordered(data)
+        for second_pass in (False, True):
+            for topic, f in order:
+                if not f.exists():
+                    walk.stop = Stop(f, {"kind": "missing", "nodeid": f.rel, "line": 0,
+                                         "message": f"{f.rel}: this koan file is missing "
+                                         "(deleted or moved?)"}, topic)
+                    return walk
+                record = data["files"].get(f.rel)
+                if f.rel not in results:
+                    if (record and record.get("all_solved") and record.get("env") == env
+                            and record.get("digest") == f.digest()):
+                        continue
+                    results[f.rel] = self.run_file(f, env, walk)
+                result = results[f.rel]
+                if result.get("broken"):
+                    walk.stop = Stop(f, dict(result["broken"]), topic)
+                    return walk
+                for koan in result["koans"]:
+                    if koan["kind"] in DONE_KINDS:
+                        continue
+                    if not second_pass and koan_key(koan["nodeid"]) in skipped:
+                        continue
+                    walk.stop = Stop(f, dict(koan), topic)
+                    return walk
+            if not skipped:
+                break
+        return walk
+
+    # -- what the learner has done, for bars and tables ----------------------------------------
+
+    def totals(self, data: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        data = data if data is not None else self.store.read()
+        rows = []
+        skipped = set(data["skipped"])
+        for topic in self.topics():
+            solved = total = put_aside = unavailable = 0
+            for f in topic.files:
+                record = data["files"].get(f.rel)
+                if record and (record.get("keys") or record.get("skipped")):
+                    keys = record.get("keys") or []
+                else:
+                    keys = [f"{topic.name}/{f.name}::{name}" for name in f.test_names()]
+                for key in keys:
+                    kind = data["koans"].get(key, {}).get("kind")
+                    if kind == "skipped":
+                        unavailable += 1
+                        continue
+                    total += 1
+                    solved += kind == "passed"
+                    put_aside += key in skipped and kind != "passed"
+            rows.append({"topic": topic.name, "title": topic.title, "solved": solved,
+                         "total": total, "skipped": put_aside, "unavailable": unavailable})
+        return rows

@@ -1,0 +1,162 @@
+"""Pristine koans, backups, ``reset`` and ``restore``. Nothing the learner typed is ever lost.
+
+Where the pristine text comes from (in this order):
+
+1. ``.koans/pristine/``: the runner copies every koan file there the first time it sees it
+   (the first run after a clone, or after an update brings a new file). It is used only if it
+   still *looks* pristine: it parses and every koan that is not pre-solved still has a blank.
+   (A learner who filled koans before ever running the runner would otherwise get their own
+   answers back.)
+2. ``git``, when available: the newest committed version of the file that looks pristine.
+   ``git show HEAD:path`` alone is not enough, since learners commit their answers.
+3. Otherwise ``reset`` refuses for that file and says why, rather than guess.
+
+Backups live in ``.koans/backups/STAMP/`` with a manifest; ``restore STAMP`` puts them back
+(and backs up what it overwrites first).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+from .course import KOANS, Course, looks_pristine
+
+
+class Pristine:
+    def __init__(self, course: Course) -> None:
+        self.course = course
+        self.dir = course.state_dir / "pristine"
+        self.backups = course.state_dir / "backups"
+
+    # -- the snapshot -------------------------------------------------------------------------
+
+    def known(self) -> list[str]:
+        """Koan files ever snapshotted (so a deleted one is still on the path)."""
+        base = self.dir / KOANS
+        if not base.is_dir():
+            return []
+        return sorted(p.relative_to(self.dir).as_posix() for p in base.glob("*/test_*.py"))
+
+    def snapshot(self) -> list[str]:
+        """Copy koan files not yet snapshotted. Cheap: a listing and a few copies."""
+        added = []
+        src_base = self.course.koans_dir
+        if not src_base.is_dir():
+            return added
+        for topic in self.course.topic_names():
+            for path in (src_base / topic).iterdir():
+                if path.suffix not in (".py", ".toml", ".md") or not path.is_file():
+                    continue
+                rel = f"{KOANS}/{topic}/{path.name}"
+                target = self.dir / rel
+                if target.exists():
+                    continue
+                target.parent.mkdir(parents=True, exist_ok=True)
+                tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+                shutil.copy2(path, tmp)
+                os.replace(tmp, target)
+                added.append(rel)
+        return added
+
+    def text(self, rel: str) -> tuple[str | None, str]:
+        """The pristine text of a koan file and where it came from (or None and why not)."""
+        snap = self.dir / rel
+        try:
+            text = snap.read_text(encoding="utf-8")
+        except OSError:
+            text = None
+        if text is not None and (not rel.endswith(".py") or looks_pristine(text)):
+            return text, "the snapshot taken at your first run"
+        from_git = self._from_git(rel)
+        if from_git is not None:
+            return from_git, "git history"
+        if text is not None:
+            return None, (f"the snapshot of {rel} already has solved koans (they were filled before"
+                          " the runner first ran) and git has no pristine version")
+        return None, f"no pristine copy of {rel} is known (no snapshot, no git history)"
+
+    def _from_git(self, rel: str) -> str | None:
+        root = self.course.root
+        try:
+            revs = subprocess.run(
+                ["git", "log", "--format=%H", "--", rel], cwd=root, capture_output=True,
+                text=True, timeout=20, check=True,
+            ).stdout.split()
+            for rev in revs[:200]:
+                shown = subprocess.run(["git", "show", f"{rev}:{rel}"], cwd=root,
+                                       capture_output=True, text=True, timeout=20, check=False)
+                if shown.returncode == 0 and looks_pristine(shown.stdout):
+                    return shown.stdout
+        except (OSError, subprocess.SubprocessError):
+            return None
+        return None
+
+    # -- backups ------------------------------------------------------------------------------
+
+    def backup(self, rels: list[str], reason: str) -> str | None:
+        present = [rel for rel in rels if (self.course.root / rel).is_file()]
+        if not present:
+            return None
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.backups / stamp
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.backups / f"{stamp}-{n}"
+        for rel in present:
+            dest = target / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(self.course.root / rel, dest)
+        manifest = {"files": present, "reason": reason, "created": time.time()}
+        (target / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        return target.name
+
+    def list_backups(self) -> list[tuple[str, dict[str, object]]]:
+        rows = []
+        if self.backups.is_dir():
+            for entry in sorted(self.backups.iterdir()):
+                try:
+                    rows.append((entry.name, json.loads((entry / "manifest.json").read_text())))
+                except (OSError, ValueError):
+                    continue
+        return rows
+
+    def restore(self, stamp: str) -> tuple[list[str], str | None]:
+        """Put a backup back; what it overwrites is backed up first. Returns (files, new stamp)."""
+        source = self.backups / stamp
+        manifest = json.loads((source / "manifest.json").read_text(encoding="utf-8"))
+        files = [str(rel) for rel in manifest["files"]]
+        saved = self.backup(files, f"before restoring {stamp}")
+        for rel in files:
+            dest = self.course.root / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            _atomic_write(dest, (source / rel).read_bytes())
+        return files, saved
+
+    def reset(self, rels: list[str]) -> tuple[list[str], list[str], str | None]:
+        """Restore pristine files. Returns (reset files, refusals, backup stamp)."""
+        texts: dict[str, str] = {}
+        refused = []
+        for rel in rels:
+            text, origin = self.text(rel)
+            if text is None:
+                refused.append(origin)
+            else:
+                texts[rel] = text
+        stamp = self.backup(sorted(texts), "reset " + " ".join(sorted(texts)))
+        for rel, text in texts.items():
+            dest = self.course.root / rel
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            _atomic_write(dest, text.encode("utf-8"))
+        return sorted(texts), refused, stamp
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)

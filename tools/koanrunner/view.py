@@ -1,0 +1,206 @@
+"""Everything the terminal shows. Colour only on a TTY, never with NO_COLOR or TERM=dumb."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, Any, ClassVar
+
+RUNNER = "python tools/koans.py"
+
+
+class Style:
+    CODES: ClassVar[dict[str, str]] = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "blue": "34",
+             "cyan": "36", "mark": "30;43"}
+
+    def __init__(self, stream: IO[str] | None = None, color: bool | None = None) -> None:
+        self.stream = stream or sys.stdout
+        if color is None:
+            color = (
+                hasattr(self.stream, "isatty") and self.stream.isatty()
+                and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
+            )
+        self.color = bool(color)
+        encoding = (getattr(self.stream, "encoding", None) or "ascii").lower().replace("-", "")
+        self.unicode = encoding in ("utf8", "utf16", "utf32")
+
+    def __call__(self, text: str, *styles: str) -> str:
+        if not self.color or not styles:
+            return text
+        codes = ";".join(self.CODES[s] for s in styles)
+        return f"\033[{codes}m{text}\033[0m"
+
+    def bar(self, done: int, total: int, width: int = 20) -> str:
+        filled = round(width * done / total) if total else width
+        full, empty = ("█", "░") if self.unicode else ("#", ".")
+        return self(full * filled, "green") + self(empty * (width - filled), "dim")
+
+    def rule(self, title: str = "", width: int = 72) -> str:
+        char = "─" if self.unicode else "-"
+        text = f"{char * 2} {title} " if title else ""
+        return self(text + char * max(width - len(text), 0), "dim")
+
+
+class View:
+    def __init__(self, style: Style) -> None:
+        self.style = style
+        self.out = style.stream
+
+    def write(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def clear(self) -> None:
+        if self.style.color:
+            self.out.write("\033[2J\033[H")
+
+    # -- progress -----------------------------------------------------------------------------
+
+    def progress(self, totals: list[tuple[str, str, int, int]], here: str | None) -> None:
+        """Overall and per-topic bars. ``totals``: (topic, title, solved, total)."""
+        s = self.style
+        solved = sum(t[2] for t in totals)
+        total = sum(t[3] for t in totals)
+        self.write(f"{s('Python Internals Koans', 'bold')}  {s.bar(solved, total, 30)} "
+                   f"{solved}/{total} solved")
+        width = max((len(t[1]) for t in totals), default=10)
+        for topic, title, done, count in totals:
+            mark = s(">", "yellow", "bold") if topic == here else " "
+            tail = s("  <- you are here", "yellow") if topic == here else ""
+            self.write(f" {mark} {title.ljust(width)}  {s.bar(done, count, 12)} {done}/{count}{tail}")
+
+    def table(self, rows: list[dict[str, Any]], here: str | None) -> None:
+        s = self.style
+        width = max((len(r["title"]) for r in rows), default=10)
+        self.write(s(f"   {'topic'.ljust(width)}  solved  progress", "bold"))
+        for row in rows:
+            mark = s(">", "yellow", "bold") if row["topic"] == here else " "
+            count = f"{row['solved']}/{row['total']}".rjust(6)
+            notes = []
+            if row.get("skipped"):
+                notes.append(f"{row['skipped']} put aside")
+            if row.get("unavailable"):
+                notes.append(f"{row['unavailable']} skipped here")
+            if row["topic"] == here:
+                notes.append("you are here")
+            note = s("  (" + ", ".join(notes) + ")", "dim") if notes else ""
+            self.write(f" {mark} {row['title'].ljust(width)}  {count}  {s.bar(row['solved'], row['total'], 16)}{note}")
+
+    # -- one koan -----------------------------------------------------------------------------
+
+    def source(self, text: str | None, line: int, spans: list[tuple[int, int]]) -> None:
+        """The learner's line with two lines of context, the blanks highlighted."""
+        s = self.style
+        rows = (text or "").splitlines()
+        if not 0 < line <= len(rows):
+            return
+        first = max(1, line - 2)
+        for number in range(first, line + 1):
+            raw = rows[number - 1]
+            if number == line:
+                shown = raw
+                if s.color and spans:
+                    pieces, last = [], 0
+                    for a, b in spans:
+                        pieces += [raw[last:a], s(raw[a:b], "mark", "bold")]
+                        last = b
+                    shown = "".join(pieces) + raw[last:]
+                self.write(f"  {s('>', 'yellow')} {str(number).rjust(4)} | {shown}")
+                if spans and not s.color:
+                    marks = [" "] * (max(b for _, b in spans))
+                    for a, b in spans:
+                        marks[a:b] = ["^"] * (b - a)
+                    self.write(f"         | {''.join(marks)}")
+            else:
+                self.write(s(f"    {str(number).rjust(4)} | {raw}", "dim"))
+
+    def koan(self, stop: Any, text: str | None, lesson: str, topic_lesson: str,
+             spans: list[tuple[int, int]]) -> None:
+        s = self.style
+        koan = stop.koan
+        self.write()
+        self.write(s.rule(f"{stop.title} > {stop.file.name}"))
+        if topic_lesson:
+            for row in topic_lesson.strip().splitlines():
+                self.write("  " + (s(row, "bold") if row.startswith("#") else row))
+            self.write(s.rule())
+        name = stop.name
+        if name:
+            self.write(s(name, "bold", "cyan"))
+        if lesson:
+            for row in lesson.strip().splitlines():
+                self.write("  " + row)
+        self.write()
+        message = str(koan.get("message") or "")
+        lines = message.splitlines()
+        head = lines[0] if lines else ""
+        place = f"{stop.file.rel}:{koan.get('line') or 0}"
+        if head.startswith(place + ": "):
+            head = head[len(place) + 2:]
+        elif head.startswith(stop.file.rel + ": "):
+            head = head[len(stop.file.rel) + 2:]
+        rest = lines[1:]
+        kind = koan.get("kind")
+        line = int(koan.get("line") or 0)
+        color = {"blank": "yellow", "wrong": "red"}.get(str(kind), "red")
+        self.write(f"  {s(place, 'bold')}  {s(LABELS.get(str(kind), str(kind)), color, 'bold')}")
+        if line and kind != "broken":
+            self.source(text, line, spans)
+            code = (text or "").splitlines()[line - 1].strip() if text and line <= len((text or "").splitlines()) else ""
+            if rest and rest[0].strip() == code:
+                rest = rest[1:]
+        self.write("  " + s(head, color))
+        for row in rest:
+            self.write("  " + row)
+
+    def next_steps(self, stop: Any) -> None:
+        s = self.style
+        self.write()
+        if stop.koan.get("kind") == "missing":
+            self.write(f"Next: restore it with  {s(f'{RUNNER} reset {stop.file.rel}', 'bold')}")
+        else:
+            line = stop.koan.get("line") or ""
+            where = f"{stop.file.rel}" + (f" line {line}" if line else "")
+            self.write(f"Next: edit {s(where, 'bold')}, save, then run  {s(RUNNER, 'bold')}")
+        self.write(s(f"      stuck? {RUNNER} hint    re-run on every save: {RUNNER} watch    "
+                     f"all topics: {RUNNER} list", "dim"))
+
+    def solved(self, name: str, answer_rel: str, lines: list[tuple[int, str]]) -> None:
+        s = self.style
+        tick = "✓" if s.unicode else "ok"
+        self.write(f"{s(tick, 'green', 'bold')} {s(name, 'green')} is solved.")
+        if lines:
+            self.write(s(f"  The answer, for comparison ({answer_rel}):", "dim"))
+            for number, row in lines:
+                self.write(f"    {str(number).rjust(4)} | {row}")
+
+    def hint(self, name: str, number: int, hints: list[str], unasked: bool = False) -> None:
+        s = self.style
+        if not hints:
+            self.write(f"No hints are written for {name} yet. Reread its lesson, then try a value.")
+            return
+        head = "You have been here a few runs; a hint" if unasked else "Hint"
+        self.write(f"{s(head, 'yellow', 'bold')} {number} of {len(hints)} for {s(name, 'bold')}:")
+        for row in hints[number - 1].strip().splitlines():
+            self.write("  " + row)
+        if number < len(hints):
+            self.write(s(f"  Another, closer to the answer: {RUNNER} hint", "dim"))
+        else:
+            self.write(s("  That was the last hint.", "dim"))
+
+    def done(self) -> None:
+        s = self.style
+        self.write(s("Every koan on the path is solved. Well walked.", "green", "bold"))
+        self.write(s(f"See where you stand: {RUNNER} list", "dim"))
+
+
+LABELS = {
+    "blank": "a blank to fill",
+    "wrong": "not yet true",
+    "error": "Python raised an error",
+    "broken": "this file does not load",
+    "timeout": "stopped: it ran too long",
+    "crashed": "Python crashed",
+    "missing": "the file is missing",
+    "unknown": "not run",
+}

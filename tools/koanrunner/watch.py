@@ -1,0 +1,223 @@
+"""Watch mode: re-run on every save, redraw, keep going whatever the learner's file does.
+
+File events come from inotify (through ctypes, Linux) or, where that is unavailable, from polling
+``os.stat`` every 0.1 s. A burst of events (an editor writing a temporary file, renaming it,
+touching the swap file) is debounced into one run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import select
+import struct
+import sys
+import time
+from pathlib import Path
+from typing import Any
+from collections.abc import Callable
+
+QUIET = 0.03  # a save burst is over after this long without events
+POLL = 0.1
+
+
+def _interesting(name: str) -> bool:
+    return (name.endswith((".py", ".toml", ".md")) and not name.startswith((".", "#"))
+            and not name.endswith("~"))
+
+
+class PollWatcher:
+    kind = "polling"
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.state = self._scan()
+
+    def _scan(self) -> dict[str, tuple[int, int]]:
+        state = {}
+        with contextlib.suppress(OSError):
+            for topic in os.scandir(self.base):
+                if not topic.is_dir():
+                    continue
+                with contextlib.suppress(OSError):
+                    for entry in os.scandir(topic.path):
+                        if _interesting(entry.name):
+                            with contextlib.suppress(OSError):
+                                st = entry.stat()
+                                state[entry.path] = (st.st_mtime_ns, st.st_size)
+        return state
+
+    def fileno(self) -> int | None:
+        return None
+
+    def changes(self) -> set[str]:
+        new = self._scan()
+        changed = {p for p in set(new) | set(self.state) if new.get(p) != self.state.get(p)}
+        self.state = new
+        return changed
+
+    def close(self) -> None:
+        pass
+
+
+class InotifyWatcher:
+    kind = "inotify"
+    MASK = 0x2 | 0x8 | 0x40 | 0x80 | 0x100 | 0x200 | 0x400 | 0x800  # modify, close_write, moves, create, delete, self
+    IN_ISDIR = 0x40000000
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.libc = ctypes.CDLL(None, use_errno=True)
+        self.fd = self.libc.inotify_init1(0o4000 | 0o2000000)  # IN_NONBLOCK | IN_CLOEXEC
+        if self.fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1 failed")
+        self.dirs: dict[int, str] = {}
+        self._add(str(base))
+        for entry in os.scandir(base):
+            if entry.is_dir():
+                self._add(entry.path)
+
+    def _add(self, path: str) -> None:
+        wd = self.libc.inotify_add_watch(self.fd, os.fsencode(path), self.MASK)
+        if wd >= 0:
+            self.dirs[wd] = path
+
+    def fileno(self) -> int | None:
+        return self.fd
+
+    def changes(self) -> set[str]:
+        changed: set[str] = set()
+        while True:
+            try:
+                data = os.read(self.fd, 65536)
+            except BlockingIOError:
+                return changed
+            offset = 0
+            while offset + 16 <= len(data):
+                wd, mask, _cookie, length = struct.unpack_from("iIII", data, offset)
+                name = data[offset + 16: offset + 16 + length].rstrip(b"\0").decode(errors="replace")
+                offset += 16 + length
+                parent = self.dirs.get(wd, "")
+                path = os.path.join(parent, name) if name else parent
+                if mask & self.IN_ISDIR:
+                    if mask & (0x100 | 0x80):
+                        self._add(path)
+                    changed.add(path)
+                elif _interesting(name):
+                    changed.add(path)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            os.close(self.fd)
+
+
+def make_watcher(base: Path) -> PollWatcher | InotifyWatcher:
+    if sys.platform.startswith("linux") and os.environ.get("KOANS_WATCH") != "poll":
+        with contextlib.suppress(Exception):
+            return InotifyWatcher(base)
+    return PollWatcher(base)
+
+
+def wait(watcher: PollWatcher | InotifyWatcher, timeout: float, fds: list[Any]
+         ) -> tuple[set[str], list[Any]]:
+    """Block until files change (debounced) or ``fds`` are readable or ``timeout`` passes."""
+    end = time.monotonic() + timeout
+    changed: set[str] = set()
+    while True:
+        now = time.monotonic()
+        wfd = watcher.fileno()
+        step = min(end - now, POLL) if wfd is None else end - now
+        if changed:
+            step = QUIET
+        ready, _, _ = select.select(fds + ([wfd] if wfd is not None else []), [], [], max(step, 0))
+        ready_fds = [f for f in ready if f is not wfd]
+        got = watcher.changes() if (wfd is None or wfd in ready) else set()
+        if got:
+            changed |= got
+            if wfd is None:  # polling: a change seen at this tick is quiet enough
+                return changed, ready_fds
+            continue
+        if changed or ready_fds or time.monotonic() >= end:
+            return changed, ready_fds
+
+
+Command = Callable[[str], bool]
+
+
+def loop(app: Any, on_tick: Callable[[], bool] | None = None,
+         on_command: Command | None = None, finished: Callable[[Any], bool] | None = None) -> int:
+    """Draw, then re-run on each change until 'q', end of input plus ``finished``, or Ctrl-C."""
+    view = app.view
+    watcher = make_watcher(app.course.koans_dir)
+    app.runner.start()
+    inputs: list[Any] = [sys.stdin] if _readable(sys.stdin) else []
+    try:
+        shown = app.step(clear=True)
+        _footer(view, watcher)
+        _warm(app, shown)
+        if finished and finished(shown):
+            return 0
+        while True:
+            changed, ready = wait(watcher, 1.0, inputs)
+            if ready:
+                line = sys.stdin.readline()
+                if not line:
+                    inputs = []
+                else:
+                    command = line.strip().lower()
+                    if command in ("q", "quit", "exit"):
+                        return 0
+                    if on_command and on_command(command):
+                        continue
+                    if command in ("h", "hint"):
+                        app.hint()
+                    elif command in ("l", "list", "status"):
+                        rows = app.path.totals()
+                        current = app.store.read().get("current") or {}
+                        view.table(rows, (current.get("file") or "/").split("/")[1] if current else None)
+                    elif command in ("", "r", "run"):
+                        changed = {"(rerun)"}
+                    else:
+                        view.write("keys: Enter re-run, h hint, l list, q quit")
+            if changed:
+                shown = app.step(clear=True)
+                _footer(view, watcher)
+                _warm(app, shown)
+                if finished and finished(shown):
+                    return 0
+            if on_tick and on_tick():
+                return 0
+    except KeyboardInterrupt:
+        view.write()
+        view.write("Stopped watching. Your progress is saved.")
+        return 0
+    finally:
+        watcher.close()
+
+
+def _readable(stream: Any) -> bool:
+    try:
+        stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
+
+
+def _footer(view: Any, watcher: Any) -> None:
+    view.write(view.style(f"watching for saves ({watcher.kind}); Enter re-runs, h hint, l list, "
+                          "q quit", "dim"))
+
+
+def _warm(app: Any, shown: Any) -> None:
+    """Have the server import what the current and next files need before the next save."""
+    stop = shown.walk.stop
+    if stop is None:
+        return
+    files = [f for t in app.path.topics() for f in t.files]
+    needs: list[str] = []
+    with contextlib.suppress(ValueError):
+        index = files.index(stop.file)
+        for f in files[index:index + 2]:
+            needs += [n for n in f.needs() if n not in needs]
+    app.runner.preload(needs)

@@ -1,0 +1,92 @@
+"""watch re-runs on save from a warm server; kata runs a topic for a pair in a scratch copy."""
+
+from __future__ import annotations
+
+import json
+import signal
+
+
+NUMBERS = "koans/01_basics/test_01_numbers.py"
+STRINGS = "koans/01_basics/test_02_strings.py"
+
+import pytest  # noqa: E402
+
+
+def _count(course):
+    return len(course.read_events())
+
+
+@pytest.mark.parametrize("mode", ["inotify", "poll"])
+def test_watch_reruns_on_save_and_survives_a_broken_file(course, mode):
+    env = {"KOANS_WATCH": "poll"} if mode == "poll" else {}
+    proc = course.popen("watch", **env)
+    try:
+        course.wait_for(lambda e: e["event"] == "verdict", proc=proc)
+        n = _count(course)
+        course.edit(NUMBERS, "1 + 1 == __", "1 + 1 == 2")
+        event = course.wait_for(lambda e: e["event"] == "verdict", after=n, proc=proc)
+        assert event["solved"] == 1 and event["koan"].endswith("test_indexing_past_the_end_raises")
+        n = _count(course)
+        course.edit(NUMBERS, "raises(___):", "raises(___:")
+        event = course.wait_for(lambda e: e["event"] == "verdict", after=n, proc=proc)
+        assert event["kind"] == "broken"
+        n = _count(course)
+        course.edit(NUMBERS, "raises(___:", "raises(IndexError):")
+        event = course.wait_for(lambda e: e["event"] == "verdict", after=n, proc=proc)
+        assert event["solved"] == 2 and event["koan"].endswith("test_len_counts_characters")
+        n = _count(course)
+        proc.stdin.write("h\n")
+        proc.stdin.flush()
+        course.wait_for(lambda e: e["event"] == "hint", after=n, proc=proc)
+        proc.stdin.write("q\n")
+        proc.stdin.flush()
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    out = course.output()
+    assert "this file does not load" in out and "Does len count words" in out
+    assert "Traceback" not in out
+
+
+def test_watch_ctrl_c_stops_cleanly(course):
+    proc = course.popen("watch")
+    course.wait_for(lambda e: e["event"] == "verdict", proc=proc)
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=60) == 0
+    assert "Stopped watching. Your progress is saved." in course.output()
+
+
+def test_a_short_kata_swaps_drivers_and_ends_with_a_summary(course):
+    course.run()  # the learner's first run snapshots the pristine koans
+    course.edit(NUMBERS, "1 + 1 == __", "1 + 1 == 5")  # the learner's own work, untouched
+    n = _count(course)
+    proc = course.popen("kata", "01", "--swap-koans", "1", "--pair", "ana,bo")
+    workspace = course.path(".koans/kata/01_basics")
+    try:
+        course.wait_for(lambda e: e["event"] == "verdict", after=n, proc=proc)
+        assert "1 + 1 == __" in (workspace / NUMBERS).read_text()  # pristine in the kata
+        n = _count(course)
+        proc.stdin.write("h\n")
+        proc.stdin.flush()
+        course.wait_for(lambda e: e["event"] == "hint", after=n, proc=proc)
+        fills = [(NUMBERS, "1 + 1 == __", "1 + 1 == 2"), (NUMBERS, "raises(___)", "raises(IndexError)"),
+                 (STRINGS, '"ab c") == __', '"ab c") == 4'), (STRINGS, ".upper() == __", '.upper() == "AB"')]
+        for rel, old, new in fills:
+            n = _count(course)
+            path = workspace / rel
+            path.write_text(path.read_text().replace(old, new))
+            course.wait_for(lambda e: e["event"] == "verdict" and e["solved"] >= 1, after=n, proc=proc)
+        end = course.wait_for(lambda e: e["event"] == "kata-end", proc=proc)
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert end["finished"] is True and end["swaps"] >= 3
+    first = end["koans"][0]
+    assert first["koan"].endswith("test_one_plus_one_is_two") and first["hints"] == 1
+    out = course.output()
+    assert "SWAP" in out and "driver: bo, navigator: ana" in out
+    assert "Kata summary" in out
+    assert "1 + 1 == 5" in course.path(NUMBERS).read_text()
+    assert json.loads((workspace / "summary.json").read_text())["finished"] is True
