@@ -1,0 +1,192 @@
+"""Products (tuples, dataclasses) and sums (Enum, Union, Optional): the two ways to build a
+new type out of old ones."""
+
+import dataclasses
+import enum
+import typing
+from collections import namedtuple
+from typing import Optional, Union
+
+import pytest
+
+
+def test_namedtuples_with_different_names_compare_equal():
+    """A namedtuple is a tuple subclass and inherits tuple's item-by-item equality. The class
+    name and field names are labels for readers; the product itself is only the ordered items,
+    so a Point and a Size holding the same numbers are equal."""
+    Point = namedtuple("Point", "x y")
+    Size = namedtuple("Size", "width height")
+    assert (Point(1, 2) == Size(1, 2)) == __
+
+
+def test_dataclass_generates_field_by_field_equality():
+    """A plain class inherits object.__eq__, which is identity. @dataclass writes an __eq__
+    that compares the fields in order (as tuples up to 3.12, one by one since 3.13), which is
+    what makes it a product type: two values built from equal components are equal."""
+
+    class PlainPair:
+        def __init__(self, a, b):
+            self.a, self.b = a, b
+
+    @dataclasses.dataclass
+    class Pair:
+        a: int
+        b: int
+
+    assert (PlainPair(1, 2) == PlainPair(1, 2)) == __
+    assert (Pair(1, 2) == Pair(1, 2)) == __
+
+
+def test_dataclass_equality_requires_the_exact_same_class():
+    """The generated __eq__ first checks `other.__class__ is self.__class__` and returns
+    NotImplemented otherwise. Unlike namedtuples, dataclasses with identical fields but
+    different classes (even a subclass) are never equal."""
+
+    @dataclasses.dataclass
+    class Celsius:
+        degrees: float
+
+    @dataclasses.dataclass
+    class Fahrenheit:
+        degrees: float
+
+    assert (Celsius(100.0) == Fahrenheit(100.0)) == __
+
+
+def test_an_eq_dataclass_is_unhashable():
+    """Defining __eq__ without __hash__ sets __hash__ to None, because equal objects must hash
+    equal and mutable fields could change after hashing. A default @dataclass (eq=True,
+    frozen=False) therefore cannot go into a set or be a dict key."""
+
+    @dataclasses.dataclass
+    class Mutable:
+        x: int
+
+    with pytest.raises(___):
+        hash(Mutable(1))
+
+
+def test_equal_frozen_dataclasses_collapse_in_a_set():
+    """frozen=True together with eq=True makes @dataclass generate __hash__ from the fields.
+    Equal values then hash equally, so a set keeps one copy of each distinct value."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Card:
+        rank: int
+        suit: str
+
+    cards = {Card(1, "spades"), Card(1, "spades"), Card(1, "hearts")}
+    assert len(cards) == __
+
+
+def test_assigning_to_a_frozen_dataclass_raises_an_attribute_error():
+    """A frozen dataclass installs a __setattr__ that raises dataclasses.FrozenInstanceError,
+    a subclass of AttributeError (not TypeError, which is what tuples raise on item
+    assignment)."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int
+
+    p = Point(1, 2)
+    with pytest.raises(___):
+        p.x = 10
+
+
+def test_frozen_is_enforced_only_by_setattr():
+    """Frozenness is not immutability of memory: it is just a __setattr__ that refuses.
+    object.__setattr__ bypasses it (dataclasses themselves use this trick in __init__ and in
+    __post_init__ recipes), so a determined caller can still change a frozen value."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int
+
+    p = Point(1, 2)
+    object.__setattr__(p, "x", 10)
+    assert p.x == __
+
+
+def test_dataclass_order_compares_fields_left_to_right_like_a_tuple():
+    """order=True generates __lt__ and friends that compare (field1, field2, ...) tuples. A
+    product type ordered this way is ordered lexicographically: the first field decides, and
+    later fields only break ties."""
+
+    @dataclasses.dataclass(order=True)
+    class Version:
+        major: int
+        minor: int
+
+    versions = sorted([Version(2, 0), Version(1, 10), Version(1, 9)])
+    assert versions == __
+
+
+def test_an_enum_member_is_not_equal_to_its_value():
+    """Enum members are distinct tagged values, not their payloads: Color.RED == 1 is False.
+    IntEnum deliberately mixes in int, so its members do compare equal to integers, which
+    weakens the sum type back into plain ints."""
+
+    class Color(enum.Enum):
+        RED = 1
+        GREEN = 2
+
+    class Level(enum.IntEnum):
+        LOW = 1
+        HIGH = 2
+
+    assert (Color.RED == 1) == __
+    assert (Level.LOW == 1) == __
+
+
+def test_an_enum_alias_adds_a_name_but_not_a_member():
+    """A sum type's cardinality is its number of distinct alternatives. An Enum name whose
+    value repeats an earlier member's value becomes an alias of that member, so it adds a
+    name but no new inhabitant, and iterating the Enum skips it."""
+
+    class Answer(enum.Enum):
+        YES = 1
+        NO = 0
+        AFFIRMATIVE = 1
+
+    assert len(Answer) == __
+
+
+def test_calling_an_enum_with_a_value_returns_the_existing_member():
+    """Enum(value) does not construct anything: it looks the value up and returns the one
+    member that carries it. Members are singletons, so the result can be compared with `is`
+    and has the member's name."""
+
+    class Color(enum.Enum):
+        RED = 1
+        GREEN = 2
+
+    assert Color(2).name == __
+
+
+def test_optional_is_a_union_with_none_type():
+    """typing.Optional[T] is only spelling for Union[T, None], which Python stores as a union
+    of T and type(None). Optional adds exactly one inhabitant, None, to T: |T| + 1."""
+    assert typing.get_args(Optional[int]) == __
+
+
+def test_pipe_union_equals_the_typing_union():
+    """Since Python 3.10 (PEP 604), `int | None` builds a types.UnionType at runtime. It is
+    a different class from typing.Union[int, None] in 3.10-3.13, yet the two compare equal;
+    Python 3.14 merges them into one class."""
+    assert ((int | None) == Optional[int]) == __
+
+
+def test_nested_optional_collapses_because_union_is_not_tagged():
+    """A tagged sum like Rust's Option<Option<T>> has |T| + 2 values (None, Some(None),
+    Some(Some(t))). Python's Union is an untagged set union: it flattens nested unions and drops
+    duplicates, so Optional[Optional[int]] is just Optional[int], with one None."""
+    assert Optional[Optional[int]] == __
+
+
+def test_a_union_of_one_type_is_that_type():
+    """Union removes duplicate arguments, and a union left with a single argument is
+    returned as that argument itself. So Union[int, int] is not a two-way sum of ints; to keep
+    two copies apart you need tags (an Enum, or wrapper classes)."""
+    assert Union[int, int] == __

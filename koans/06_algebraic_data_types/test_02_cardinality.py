@@ -1,0 +1,128 @@
+"""Algebraic data types are called algebraic because their sizes follow arithmetic:
+|A x B| = |A| * |B|, |A + B| = |A| + |B|, |A -> B| = |B| ** |A|. Here we count by enumerating."""
+
+import enum
+import itertools
+import typing
+from typing import Optional
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+def all_functions(domain, codomain):
+    """Every function from a finite domain to a finite codomain, each as a dict (its table)."""
+    domain = list(domain)
+    return [
+        dict(zip(domain, outputs))
+        for outputs in itertools.product(list(codomain), repeat=len(domain))
+    ]
+
+
+BOOL = [False, True]
+
+
+def test_bool_to_bool_has_exactly_four_functions():
+    """A function from Bool is fixed by two choices, f(False) and f(True), each one of two
+    values: 2 ** 2. The four are constant False, identity, negation and constant True; there
+    is no fifth, however you write the code."""
+    functions = all_functions(BOOL, BOOL)
+    assert {False: False, True: True} in functions  # identity
+    assert {False: True, True: False} in functions  # negation
+    assert len(functions) == __
+
+
+def test_a_product_has_the_product_of_the_sizes():
+    """A tuple (a, b) picks one a and, independently, one b, so |A x B| = |A| * |B|.
+    itertools.product enumerates exactly these pairs."""
+    pairs = list(itertools.product(BOOL, "abc"))
+    assert len(pairs) == __
+
+
+def test_a_sum_adds_sizes_only_when_its_alternatives_are_tagged():
+    """A disjoint union remembers which side a value came from, so |A + B| = |A| + |B| even
+    when A and B share values. A plain set union forgets the side and merges the shared values,
+    which is why a sum type needs tags (an Enum, wrapper classes, or ("left", x) pairs)."""
+    a = {0, 1}
+    b = {1, 2, 3}
+    tagged = {("left", x) for x in a} | {("right", y) for y in b}
+    untagged = a | b
+    assert len(tagged) == __
+    assert len(untagged) == __
+
+
+def test_functions_count_as_codomain_to_the_power_of_domain():
+    """A function from a 3-element set to Bool makes 3 independent yes/no choices, one per
+    input: 2 ** 3. The base is the codomain and the exponent is the domain, which is why the
+    set of functions A -> B is written B^A."""
+    functions = all_functions(["red", "green", "blue"], BOOL)
+    assert len(functions) == __
+
+
+def test_there_is_exactly_one_function_out_of_the_empty_type():
+    """With nothing in the domain there is nothing to choose: the empty table is the one and
+    only function, so |B| ** 0 = 1. Python agrees that 0 ** 0 == 1, and
+    itertools.product(..., repeat=0) yields one empty tuple."""
+    functions = all_functions([], BOOL)
+    assert len(functions) == __
+
+
+def test_there_is_no_function_into_the_empty_type():
+    """A function must give every input an output. If the codomain is empty and the domain is
+    not, no table can be filled in: 0 ** |A| = 0. This is why the empty type stands for
+    falsehood: nothing can produce a value of it."""
+    functions = all_functions(BOOL, [])
+    assert len(functions) == __
+
+
+def test_none_type_has_exactly_one_inhabitant():
+    """type(None) is the unit type: calling it does not build a new object but returns the
+    single None. A type with one value carries no information, which is why Optional[T] adds
+    exactly 1 to |T|."""
+    NoneType = type(None)
+    assert NoneType() == __
+
+
+def test_an_empty_enum_is_the_empty_type():
+    """An Enum with no members is a sum of zero alternatives: a type with no values, the
+    empty type. Calling it with a value to get a member fails, though how differs by version:
+    ValueError on Python 3.10, TypeError ("has no members") from 3.11 on."""
+
+    class Nothing(enum.Enum):
+        pass
+
+    assert len(list(Nothing)) == __
+
+
+def test_optional_bool_has_three_inhabitants():
+    """Optional[bool] is the union of bool (2 values) and NoneType (1 value). Summing the
+    inhabitants of its arguments, read off with typing.get_args, gives 2 + 1."""
+    inhabitants = {bool: [False, True], type(None): [None]}
+    count = sum(len(inhabitants[t]) for t in typing.get_args(Optional[bool]))
+    assert count == __
+
+
+@given(st.integers(0, 6), st.integers(0, 6))
+def test_product_law_holds_for_all_small_sizes(a, b):
+    """Hypothesis tries many sizes, including the empty ones. The law must hold everywhere,
+    also when one side has no values at all (then there are no pairs)."""
+    pairs = list(itertools.product(range(a), range(b)))
+    assert len(pairs) == __
+
+
+@given(st.integers(0, 4), st.integers(0, 4))
+def test_exponent_law_holds_for_all_small_sizes(a, b):
+    """Counting functions from a set of size a into a set of size b gives b ** a for every
+    a and b, including the corner cases 0 ** 0 == 1 and 0 ** a == 0 for a > 0."""
+    functions = all_functions(range(a), range(b))
+    assert len(functions) == b ** __
+
+
+def test_currying_is_the_exponent_law():
+    """C ** (A * B) == (C ** B) ** A: a function of a pair carries the same information as a
+    function that returns a function. Both counts below enumerate Bool x Bool -> Bool, once as
+    two-argument tables and once curried; they agree."""
+    uncurried = all_functions(itertools.product(BOOL, BOOL), BOOL)
+    curried = all_functions(BOOL, all_functions(BOOL, BOOL))
+    assert len(curried) == len(uncurried)
+    assert len(curried) == __
