@@ -1,0 +1,76 @@
+"""Where compiled bytecode is cached: __pycache__ and its file names (PEP 3147, PEP 488)."""
+
+import importlib.util
+import py_compile
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+TAG = sys.implementation.cache_tag
+
+
+@pytest.fixture(autouse=True)
+def no_pycache_prefix(monkeypatch):
+    """PYTHONPYCACHEPREFIX would move every cache file; these koans show the default layout."""
+    if sys.flags.optimize:
+        pytest.skip("under -O (or PYTHONOPTIMIZE) every default cache name gains an opt-N part")
+    monkeypatch.setattr(sys, "pycache_prefix", None)
+
+
+def test_compiled_files_go_into_a_pycache_folder():
+    """Since PEP 3147 (3.2) the bytecode for app.py is not written next to it as app.pyc but
+    into a __pycache__ folder beside it."""
+    cached = Path(importlib.util.cache_from_source("/project/app.py"))
+    assert cached.parent.name == "__pycache__"
+
+
+def test_the_cache_file_name_carries_the_interpreter_tag():
+    """Several Pythons can share one source tree: each writes its own file, named with
+    sys.implementation.cache_tag, so they never overwrite each other's bytecode."""
+    name = Path(importlib.util.cache_from_source("/project/app.py")).name
+    assert name.replace(TAG, "TAG") == "app.TAG.pyc"
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="the tag names the implementation")
+def test_the_tag_names_implementation_and_version():
+    """The tag is the implementation's name plus its major and minor version, because the
+    bytecode format changes between minor releases but is frozen across a release's bugfix
+    versions."""
+    major, minor = sys.version_info[:2]
+    assert TAG.replace(f"{major}{minor}", "XY") == "cpython-XY"
+
+
+def test_optimised_bytecode_gets_its_own_file():
+    """Bytecode compiled with -O or -OO (asserts or docstrings stripped) differs, so PEP 488
+    gives it its own name with an opt- level instead of the old .pyo suffix."""
+    name = Path(importlib.util.cache_from_source("/project/app.py", optimization=2)).name
+    assert name.replace(TAG, "TAG") == "app.TAG.opt-2.pyc"
+
+
+def test_pycache_prefix_moves_the_cache_into_a_mirror_tree(monkeypatch):
+    """With PYTHONPYCACHEPREFIX (sys.pycache_prefix, 3.8+) set, the cache leaves the source tree:
+    it goes into a mirror of the source's directories under the prefix, without __pycache__."""
+    monkeypatch.setattr(sys, "pycache_prefix", "/cache")
+    cached = importlib.util.cache_from_source("/project/app.py")
+    assert cached.replace(TAG, "TAG") == "/cache/project/app.TAG.pyc"
+
+
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12))
+def test_source_from_cache_undoes_cache_from_source(module):
+    """The two functions are inverses: from a cache path importlib can always recover the
+    source path, which is how it finds the source to compare a .pyc against."""
+    source = f"/project/pkg/{module}.py"
+    assert importlib.util.source_from_cache(importlib.util.cache_from_source(source)) == source
+
+
+def test_py_compile_writes_into_pycache(tmp_path):
+    """py_compile runs the compiler and writes the result where the import system would look
+    for it, creating __pycache__ if needed."""
+    source = tmp_path / "mod.py"
+    source.write_text("total = 6 * 7\n")
+    written = Path(py_compile.compile(str(source), doraise=True))
+    relative = written.relative_to(tmp_path).as_posix()
+    assert relative.replace(TAG, "TAG") == "__pycache__/mod.TAG.pyc"

@@ -1,0 +1,102 @@
+"""Stage 1 of the pipeline: the lexer (tokenizer) cuts source text into tokens."""
+
+import io
+import sys
+import tokenize
+
+import pytest
+
+
+def tokens(source):
+    """(type name, text) for each token, without the NEWLINE/ENDMARKER bookkeeping at the end."""
+    return [
+        (tokenize.tok_name[tok.type], tok.string)
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline)
+        if tok.type not in (tokenize.NEWLINE, tokenize.ENDMARKER)
+    ]
+
+
+def kinds(source):
+    return tuple(kind for kind, _ in tokens(source))
+
+
+def test_an_assignment_lexes_into_names_and_operators():
+    """The lexer knows nothing about assignment or multiplication. It only sees words (NAME)
+    and punctuation (OP); what they mean is the parser's job."""
+    assert kinds("total = price * qty") == __
+
+
+def test_a_number_literal_is_one_token_exponent_included():
+    """A literal such as 2.5e3 is cut out whole, as one NUMBER token: the lexer reads the
+    longest run of characters that can form a number."""
+    assert tokens("price * 2.5e3")[-1] == __
+
+
+def test_a_minus_sign_is_not_part_of_the_number():
+    """There are no negative literals in Python's grammar. `-1` is an OP token followed by a
+    NUMBER token; the compiler folds them back into the constant -1 later."""
+    assert kinds("-1") == __
+
+
+def test_keywords_are_lexed_as_plain_names():
+    """`if` and `def` come out of the tokenizer as NAME tokens, exactly like `price`. Telling
+    keywords from identifiers is left to the parser (which is how soft keywords such as
+    `match` can also be ordinary variable names)."""
+    assert kinds("if ready: go()")[0] == __
+
+
+def test_an_operator_token_carries_its_exact_type():
+    """Every operator has the generic type OP, but `exact_type` names the precise symbol.
+    tok_name turns the number into a name; use the names, the numbers moved between releases."""
+    star = [tok for tok in tokenize.generate_tokens(io.StringIO("price * qty").readline)][1]
+    assert tokenize.tok_name[star.exact_type] == __
+
+
+def test_comments_are_tokens():
+    """The tokenize module keeps comments as COMMENT tokens (formatters and linters need them).
+    The tokenizer inside the compiler skips them, so the parser never sees a comment."""
+    found = tokens("total = price * qty  # in euros")
+    comments = [text for kind, text in found if kind == "COMMENT"]
+    assert comments == __
+
+
+def test_closing_blocks_emit_one_dedent_per_level():
+    """Indentation is turned into INDENT and DEDENT tokens, like braces in C. At the end of
+    this source two blocks close at once, so two DEDENT tokens are emitted together."""
+    source = "if a:\n    if b:\n        c\n"
+    assert kinds(source).count("DEDENT") == __
+
+
+def test_the_lexer_accepts_token_soup_the_parser_would_reject():
+    """The tokenizer checks only that each piece is a valid token, not that the pieces make a
+    sentence. `1 + + = x` is five good tokens and one bad statement."""
+    assert len(tokens("1 + + = x")) == __
+
+
+def test_tokens_remember_positions_so_untokenize_restores_the_text():
+    """Each token records where it started and ended, so the gaps between tokens and the comment
+    can be rebuilt from the tokens alone. untokenize fills the gaps with spaces (a tab would come
+    back as a space), so an ordinary line like this one comes back exactly."""
+    source = "total = price * qty  # in euros\n"
+    rebuilt = tokenize.untokenize(tokenize.generate_tokens(io.StringIO(source).readline))
+    assert (rebuilt == source) == __
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 12),
+    reason="before 3.12 an f-string was one opaque STRING token (PEP 701 changed it)",
+)
+def test_an_fstring_is_split_into_tokens_since_3_12():
+    """PEP 701 (3.12) taught the tokenizer f-strings: it emits FSTRING_START, the tokens of the
+    expression inside the braces, then FSTRING_END, so the braces' contents are real tokens."""
+    assert kinds("f'{x}'") == __
+
+
+@pytest.mark.skipif(
+    sys.version_info >= (3, 12),
+    reason="since 3.12 (PEP 701) an f-string is split into several tokens",
+)
+def test_an_fstring_was_one_string_token_before_3_12():
+    """Up to 3.11 the tokenizer saw an f-string as one STRING token; the parser had to lex the
+    text inside the braces again, by hand. 3.12 (PEP 701) changed that."""
+    assert kinds("f'{x}'") == __

@@ -1,0 +1,70 @@
+"""Stage 2: the parser checks the tokens against the grammar and builds an abstract syntax tree."""
+
+import ast
+
+import pytest
+
+
+def test_the_parser_rejects_what_the_lexer_accepted():
+    """`1 + + = x` lexes fine, but no grammar rule builds a statement from it, so the parser
+    raises. Syntax errors are found before a single instruction runs."""
+    with pytest.raises(___):
+        ast.parse("1 + + = x")
+
+
+def test_ast_dump_shows_the_tree_of_an_expression():
+    """ast.dump prints the tree as nested constructor calls. A name being read carries the
+    context Load(); the operator is a node of its own."""
+    tree = ast.parse("price * qty", mode="eval")
+    dumped = ast.dump(tree.body)
+    assert dumped == __
+
+
+def test_an_assignment_target_is_stored_not_loaded():
+    """The same Name node type is used for reading and writing; its ctx says which. The
+    compiler turns Store into a STORE_* instruction and Load into a LOAD_* one."""
+    target = ast.parse("total = price * qty").body[0].targets[0]
+    assert type(target.ctx).__name__ == __
+
+
+def test_comments_vanish_from_the_tree():
+    """tokenize reports a comment as a token, but no AST node holds it: the two trees below are
+    identical.
+    The AST keeps only what matters for running the code."""
+    with_comment = ast.dump(ast.parse("total = price * qty  # in euros"))
+    without = ast.dump(ast.parse("total = price * qty"))
+    assert (with_comment == without) == __
+
+
+def test_redundant_parentheses_vanish_from_the_tree():
+    """Parentheses steer the parser, then disappear: `(a * b) + c` and `a * b + c` give the
+    same tree because the parentheses only restate the precedence."""
+    assert (ast.dump(ast.parse("(a * b) + c")) == ast.dump(ast.parse("a * b + c"))) == __
+
+
+def test_parentheses_that_matter_survive_as_tree_shape():
+    """In `(a + b) * c` the parentheses are gone too, but their effect is not: the top of the
+    tree is the operation done last."""
+    top = ast.parse("(a + b) * c", mode="eval").body
+    assert type(top.op).__name__ == __
+
+
+def test_a_call_is_a_call_node_holding_its_arguments():
+    """Calling is an expression node, Call, which keeps positional arguments in `args` and
+    keyword arguments in `keywords`, separately."""
+    node = ast.parse("print(total, sep='')", mode="eval").body
+    assert (type(node).__name__, len(node.args), len(node.keywords)) == __
+
+
+def test_the_tree_keeps_source_positions():
+    """Comments and spacing are dropped, but every node remembers its line and column (a 0-based
+    offset in UTF-8 bytes, the same as characters for ASCII). That is how a SyntaxError, and since
+    3.11 a traceback, can point at `qty` inside the line."""
+    qty = ast.parse("total = price * qty").body[0].value.right
+    assert qty.col_offset == __
+
+
+def test_unparse_writes_the_tree_back_in_normal_form():
+    """ast.unparse regenerates source from the tree. What the tree dropped (spacing, comments,
+    redundant parentheses) cannot come back, so the text is normalised."""
+    assert ast.unparse(ast.parse("total=(price)*qty  # in euros")) == __
