@@ -1,0 +1,118 @@
+"""An exception raised while another is being handled remembers it: `raise ... from err` sets
+`__cause__`, any raise inside an `except` sets `__context__`, and `from None` hides the context
+from the printed traceback without erasing it. The traceback itself is a linked list of frames,
+from the frame that caught the exception down to the one that raised it."""
+
+import traceback
+
+
+def fail_with(mode):
+    """Raise ValueError while handling a KeyError, chained in the way `mode` names."""
+    try:
+        {}["missing"]
+    except KeyError as err:
+        if mode == "from err":
+            raise ValueError("bad config") from err
+        if mode == "from None":
+            raise ValueError("bad config") from None
+        raise ValueError("bad config")
+
+
+def caught(mode):
+    try:
+        fail_with(mode)
+    except ValueError as e:
+        return e
+
+
+def test_raise_from_records_the_cause():
+    """`raise New from err` stores `err` in `New.__cause__`: an explicit statement that the
+    new error was caused by the old one. The traceback prints it as "the direct cause"."""
+    e = caught("from err")
+    assert type(e.__cause__) == KeyError
+
+
+def test_raise_from_also_suppresses_the_context():
+    """Setting a cause also sets `__suppress_context__` to True: an explicit cause replaces the
+    implicit context in the printed report, which follows only the chain you named. The
+    context is still recorded in `__context__`."""
+    e = caught("from err")
+    assert e.__suppress_context__ == True
+
+
+def test_raising_inside_except_chains_implicitly():
+    """Even without `from`, Python records the exception being handled in `__context__` and
+    prints "During handling of the above exception, another exception occurred". The cause
+    stays None: nobody claimed one error caused the other."""
+    e = caught("implicit")
+    assert e.__cause__ is None
+    assert type(e.__context__) == KeyError
+
+
+def test_raise_from_none_hides_the_context_but_keeps_it():
+    """`from None` sets `__suppress_context__` so the traceback shows only the new error, yet
+    `__context__` still holds the KeyError for anyone who inspects it."""
+    e = caught("from None")
+    assert e.__suppress_context__ == True
+    assert type(e.__context__) == KeyError
+
+
+def test_a_chained_traceback_prints_two_tracebacks():
+    """The printed report walks the chain: one "Traceback (most recent call last):" header per
+    exception shown. Implicit chaining shows both the KeyError and the ValueError."""
+    text = "".join(traceback.format_exception(caught("implicit")))
+    assert text.count("Traceback (most recent call last):") == 2
+
+
+def test_from_none_prints_a_single_traceback():
+    """With the context suppressed, the report stops at the new exception, which is the point
+    of `from None` when the old error is an implementation detail."""
+    text = "".join(traceback.format_exception(caught("from None")))
+    assert text.count("Traceback (most recent call last):") == 1
+
+
+def outer():
+    middle()
+
+
+def middle():
+    inner()
+
+
+def inner():
+    raise RuntimeError("deep down")
+
+
+def catch():
+    try:
+        outer()
+    except RuntimeError as e:
+        return e.__traceback__
+
+
+def test_a_traceback_links_frames_from_catcher_to_raiser():
+    """Each traceback entry points at a frame (`tb_frame`) and the next entry deeper in the
+    call stack (`tb_next`). Walking from `e.__traceback__` starts in the function that caught
+    the exception and ends in the one that raised it."""
+    tb = catch()
+    names = []
+    while tb is not None:
+        names.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    assert names == ["catch", "outer", "middle", "inner"]
+
+
+def test_the_except_as_name_is_deleted_after_the_block():
+    """At the end of `except E as e:` Python deletes `e`, even if the name existed before.
+    The exception holds its traceback, the traceback holds this frame, and the frame would
+    hold the exception: deleting the name breaks that reference cycle."""
+
+    def f():
+        e = "before"
+        try:
+            1 / 0
+        except ZeroDivisionError as e:  # noqa: F841
+            pass
+        return "e" in locals()
+
+    assert f() == False

@@ -1,0 +1,75 @@
+"""A NumPy view is a second array header over somebody else's memory, and it keeps that memory
+alive. `del` only unbinds a name: the buffer is freed when its last reference, views included,
+goes away."""
+
+import weakref
+
+import numpy as np
+
+
+def test_writing_through_a_slice_changes_the_original():
+    """Basic slicing (start:stop:step) never copies: it builds a new array header that points
+    into the same buffer. Writing through the slice writes into the original's memory."""
+    a = np.arange(6)
+    s = a[1:4]
+    s[0] = 100
+    assert a.tolist() == __
+
+
+def test_a_slice_records_its_base_array():
+    """A view remembers the array that owns its memory in `.base`; an array that owns its
+    own memory has `.base` None. (`np.shares_memory(a, s)` asks the same question about the
+    bytes themselves.)"""
+    a = np.arange(6)
+    s = a[1:4]
+    assert (s.base is a) == __
+
+
+def test_base_points_at_the_owner_not_at_the_intermediate_view():
+    """NumPy collapses chains of views: a view of a view records the array that actually owns
+    the memory, not the view it was taken from. Here `m` is itself a view of `a`, so a row of
+    `m` reports `a` as its base."""
+    a = np.arange(12)
+    m = a.reshape(3, 4)
+    row = m[1]
+    assert (row.base is a) == __
+
+
+def test_del_of_the_base_name_does_not_free_the_buffer():
+    """`del base` removes one name, not the object. The view holds a reference to its base,
+    so the whole original array survives and the view still reads valid values."""
+    base = np.arange(6)
+    view = base[1:4]
+    del base
+    assert view.base.tolist() == __
+
+
+def test_view_base_is_still_the_very_same_array_object_after_del():
+    """A weak reference watches an object without keeping it alive. After `del base` the
+    weak reference still resolves, to exactly the object `view.base` names; once the view goes
+    too, the last strong reference is gone and CPython frees the array at once."""
+    base = np.arange(6)
+    ref = weakref.ref(base)
+    view = base[1:4]
+    del base
+    assert (ref() is view.base) == __
+    del view
+    assert (ref() is None) == __
+
+
+def test_a_tiny_view_pins_a_huge_buffer():
+    """The view pins the whole base, not just the bytes it shows. Keeping two floats of a
+    million-element array keeps all eight million bytes alive, which is a classic leak."""
+    big = np.zeros(1_000_000)
+    tiny = big[:2]
+    del big
+    assert tiny.base.nbytes == __
+
+
+def test_copy_releases_the_base():
+    """`.copy()` allocates a fresh buffer that the new array owns, so it has no base and pins
+    nothing. Copy a small slice out of a big array before dropping the big one."""
+    big = np.zeros(1_000_000)
+    tiny = big[:2].copy()
+    assert (tiny.base is None) == __
+

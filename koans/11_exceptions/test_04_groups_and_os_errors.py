@@ -1,0 +1,120 @@
+"""Errors from the outside world arrive as OSError subclasses carrying the C `errno`. Several
+errors at once (from concurrent tasks, say) travel together in an ExceptionGroup, handled with
+`except*`; ExceptionGroup and `except*` are new in Python 3.11 (PEP 654), so this file checks
+the version first."""
+
+import builtins
+import errno
+import sys
+
+import pytest
+
+# `except*` is a syntax error before 3.11, so the file keeps that code in strings and compiles
+# it at run time: otherwise Python 3.10 could not even import this file.
+EXCEPT_STAR = """
+events = []
+try:
+    raise ExceptionGroup("batch", [ValueError("a"), TypeError("b"), ValueError("c")])
+except* ValueError as group:
+    events.append(("value", len(group.exceptions)))
+except* TypeError as group:
+    events.append(("type", len(group.exceptions)))
+"""
+
+EXCEPT_STAR_PARTIAL = """
+try:
+    raise ExceptionGroup("batch", [ValueError("a"), TypeError("b"), KeyError("c")])
+except* ValueError:
+    pass
+"""
+
+needs_311 = pytest.mark.skipif(
+    sys.version_info < (3, 11),
+    reason="ExceptionGroup and except* arrived in Python 3.11 (PEP 654); on 3.10 ExceptionGroup "
+    "is not a builtin (the `exceptiongroup` backport on PyPI provides it) and except* is a "
+    "SyntaxError",
+)
+
+
+def test_exception_group_is_a_builtin_only_from_3_11():
+    """PEP 654 added ExceptionGroup and BaseExceptionGroup to the builtins in Python 3.11.
+    Code that must also run on 3.10 imports them from the `exceptiongroup` backport."""
+    if sys.version_info >= (3, 11):
+        assert hasattr(builtins, "ExceptionGroup") == __
+    else:
+        assert hasattr(builtins, "ExceptionGroup") == __
+
+
+def test_except_star_runs_every_matching_clause():
+    """A plain `except` picks one clause; `except*` splits the group and runs every clause that
+    matches part of it, each receiving a group of just its matches. On 3.10 the same source
+    does not even compile."""
+    if sys.version_info >= (3, 11):
+        namespace = {}
+        exec(compile(EXCEPT_STAR, "<koan>", "exec"), namespace)
+        assert namespace["events"] == __
+    else:
+        with pytest.raises(___):
+            compile(EXCEPT_STAR, "<koan>", "exec")
+
+
+@needs_311
+def test_the_unhandled_rest_of_a_group_is_reraised_as_a_group():
+    """Whatever no `except*` clause matched is raised again at the end, still wrapped in an
+    ExceptionGroup, in the original order; the leftovers never escape as bare exceptions."""
+    with pytest.raises(ExceptionGroup) as info:  # noqa: F821  (a builtin from 3.11)
+        exec(compile(EXCEPT_STAR_PARTIAL, "<koan>", "exec"), {})
+    assert [type(e) for e in info.value.exceptions] == __
+
+
+@needs_311
+def test_split_separates_matches_from_the_rest():
+    """`group.split(E)` is the operation behind `except*`: it returns the matching part and the
+    rest as two new groups (None where a part is empty), keeping the original order."""
+    group = ExceptionGroup("batch", [ValueError(1), TypeError(2), ValueError(3)])  # noqa: F821
+    matched, rest = group.split(ValueError)
+    assert [e.args[0] for e in matched.exceptions] == __
+
+
+@needs_311
+def test_base_exception_group_builds_an_exception_group_when_it_can():
+    """BaseExceptionGroup's constructor looks at what it is given: if every member is an
+    Exception, it returns the narrower ExceptionGroup, so `except Exception` can catch it."""
+    group = BaseExceptionGroup("batch", [ValueError(), KeyError()])  # noqa: F821
+    assert type(group) == __
+
+
+@needs_311
+def test_an_exception_group_cannot_hold_a_keyboard_interrupt():
+    """ExceptionGroup is itself an Exception, so letting it carry a KeyboardInterrupt would let
+    `except Exception` swallow Ctrl-C. The constructor refuses; BaseExceptionGroup is for that."""
+    with pytest.raises(___):
+        ExceptionGroup("batch", [KeyboardInterrupt()])  # noqa: F821
+
+
+def test_opening_a_missing_file_raises_file_not_found(tmp_path):
+    """The kernel answers `open()` on a missing path with the error code ENOENT, and Python
+    turns that code into a specific exception class."""
+    with pytest.raises(___):
+        open(tmp_path / "missing.txt")
+
+
+def test_file_not_found_is_an_oserror_carrying_enoent(tmp_path):
+    """FileNotFoundError is a subclass of OSError, and the original C error number survives in
+    `.errno`; `errno.errorcode` maps it back to its symbolic name."""
+    with pytest.raises(OSError) as info:
+        open(tmp_path / "missing.txt")
+    assert errno.errorcode[info.value.errno] == __
+
+
+def test_the_oserror_constructor_picks_the_subclass_from_errno():
+    """Since PEP 3151 (Python 3.3), calling OSError with an errno returns the matching subclass,
+    so `except FileNotFoundError` works for errors built from raw error codes too."""
+    err = OSError(errno.ENOENT, "No such file or directory")
+    assert type(err) == __
+
+
+def test_ioerror_is_just_another_name_for_oserror():
+    """PEP 3151 also merged IOError, EnvironmentError and friends into OSError. The old names
+    survive as aliases of the very same class."""
+    assert IOError.__name__ == __
