@@ -1,0 +1,167 @@
+"""Frames: every call gets a workspace object on the heap, linked to its caller.
+
+CPython keeps each call's state (its code, its locals, where it is in the bytecode, who
+called it) in a frame. `sys._getframe()` hands you the current one as an ordinary object.
+"""
+
+import sys
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+def _name_of_my_caller():
+    return sys._getframe(1).f_code.co_name
+
+
+def launch_sequence():
+    return _name_of_my_caller()
+
+
+def test_getframe_with_depth_one_names_the_caller():
+    """`sys._getframe(0)` is the running frame and `sys._getframe(1)` the one below it on the
+    call chain. Its `f_code` is the code object being run, and `co_name` that code's name:
+    a function can find out who called it."""
+    assert launch_sequence() == "launch_sequence"
+
+
+def _inner():
+    return sys._getframe()
+
+
+def _outer():
+    return _inner()
+
+
+def test_f_back_walks_from_callee_to_caller():
+    """Each frame points at the frame that called it through `f_back`. Walking that chain is
+    exactly what a traceback printer or a debugger's `up` command does."""
+    frame = _outer()
+    names = [frame.f_code.co_name, frame.f_back.f_code.co_name, frame.f_back.f_back.f_code.co_name]
+    assert names == ["_inner", "_outer", "test_f_back_walks_from_callee_to_caller"]
+
+
+def _dive(depth):
+    if depth == 0:
+        return sys._getframe()
+    return _dive(depth - 1)
+
+
+@given(st.integers(min_value=0, max_value=12))
+def test_each_recursive_call_adds_one_frame(depth):
+    """Recursion is not a loop: each level is a separate frame with its own `depth` local.
+    `_dive(n)` calls itself n more times, so its deepest frame sits n + 1 links above ours."""
+    here = sys._getframe()
+    frame, links = _dive(depth), 0
+    while frame is not here:
+        frame, links = frame.f_back, links + 1
+    assert links == depth + 1
+
+
+def _make_frame():
+    secret = 41
+    return sys._getframe()
+
+
+def test_a_frame_outlives_the_call_that_made_it():
+    """In C a stack frame is gone when the function returns. A Python frame object is a heap
+    object like any other: as long as someone holds a reference, its locals stay readable
+    after the call has returned."""
+    frame = _make_frame()
+    assert frame.f_locals["secret"] == 41
+
+
+def test_writing_to_frame_f_locals_reaches_the_variable_only_since_3_13():
+    """PEP 667 (Python 3.13) made `frame.f_locals` of a function a write-through proxy onto
+    the real local variables. Before 3.13 it was a dict snapshot: writing to it (outside a
+    trace function) changed the dict and left the variable alone."""
+    x = 1
+    sys._getframe().f_locals["x"] = 2
+    if sys.version_info >= (3, 13):
+        assert x == 2
+    else:
+        assert x == 1
+
+
+def test_locals_is_a_fresh_snapshot_each_call_since_3_13():
+    """Before 3.13, `locals()` in a function returned the same cached dict each time, refreshed
+    in place. PEP 667 made it return a new independent snapshot on every call, so two calls
+    give two different dicts."""
+    if sys.version_info >= (3, 13):
+        assert (locals() is locals()) == False
+    else:
+        assert (locals() is locals()) == True
+
+
+def _fail_deep():
+    raise KeyError("boom")
+
+
+def _fail_middle():
+    _fail_deep()
+
+
+def test_a_traceback_is_a_chain_of_frames_from_catcher_to_raiser():
+    """A traceback is a linked list of (frame, line) entries. It starts at the frame that
+    caught the exception and `tb_next` walks *down* towards the frame that raised it: the
+    opposite direction to `f_back`."""
+    try:
+        _fail_middle()
+    except KeyError as err:
+        tb = err.__traceback__
+    names = []
+    while tb is not None:
+        names.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    assert names == ["test_a_traceback_is_a_chain_of_frames_from_catcher_to_raiser", "_fail_middle", "_fail_deep"]
+
+
+def _fail_with_a_local():
+    payload = "kept alive"
+    raise ValueError("nope")
+
+
+def test_a_traceback_keeps_the_raising_frame_and_its_locals_alive():
+    """The last traceback entry holds the frame that raised, and that frame holds its locals.
+    This is how post-mortem debuggers inspect a crash, and why keeping an exception around can
+    keep large objects in memory."""
+    try:
+        _fail_with_a_local()
+    except ValueError as err:
+        tb = err.__traceback__
+    assert tb.tb_next.tb_frame.f_locals["payload"] == "kept alive"
+
+
+def test_eval_runs_compiled_code_in_a_new_frame():
+    """`eval` is the whole pipeline at run time: the source is parsed, compiled to a code
+    object, and run by the interpreter in a fresh frame. That frame's code carries the filename
+    given to `compile` and the name `<module>`, whatever the mode."""
+    code = compile("sys._getframe()", "app.py", "eval")
+    frame = eval(code, {"sys": sys})
+    assert (frame.f_code.co_filename, frame.f_code.co_name) == ("app.py", "<module>")
+
+
+def test_the_eval_frame_links_back_to_its_caller():
+    """The frame made by `eval` is pushed on top of the caller's, like any call, so its
+    `f_back` is the frame that called `eval`."""
+    frame = eval("sys._getframe()", {"sys": sys})
+    assert frame.f_back.f_code.co_name == "test_the_eval_frame_links_back_to_its_caller"
+
+
+def _make_closure():
+    used = 1
+    unused = "x" * 1000
+    also_unused = [unused]
+
+    def inner():
+        return used
+
+    return inner
+
+
+def test_a_closure_keeps_cells_not_the_whole_frame():
+    """It is tempting to say a closure keeps its defining frame alive. It does not: the
+    compiler moves only the variables the inner function names into cells, and the closure
+    holds just those cells. The outer frame and its other locals are freed as usual."""
+    inner = _make_closure()
+    assert len(inner.__closure__) == 1

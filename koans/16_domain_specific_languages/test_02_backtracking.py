@@ -1,0 +1,99 @@
+"""Backtracking blow-up, counted rather than timed.
+
+A regular language can always be matched by a finite automaton in one step per character
+(RE2's guarantee). Python's `re` instead backtracks, which buys backreferences and lookarounds
+but allows an exponential worst case (ReDoS). Below is a tiny backtracking matcher built the
+same way, instrumented to count its character comparisons, and a DFA for comparison.
+"""
+
+import re
+import sys
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+def backtracking_steps(text):
+    """Match `(a+)+b` at the start of `text` by backtracking; return (matched, comparisons)."""
+    steps = 0
+
+    def char(c):
+        def match(i, then):
+            nonlocal steps
+            steps += 1
+            return i < len(text) and text[i] == c and then(i + 1)
+
+        return match
+
+    def plus(node):  # greedy: after one match, first try to repeat, then try to stop
+        def match(i, then):
+            return node(i, lambda j: match(j, then) or then(j))
+
+        return match
+
+    a_plus_plus = plus(plus(char("a")))
+    b = char("b")
+    matched = a_plus_plus(0, lambda j: b(j, lambda k: True))
+    return matched, steps
+
+
+def dfa_steps(text):
+    """Match `a+b` (the same language as `(a+)+b`) with a table-driven DFA; return
+    (matched, steps). One table lookup per character, never a second look."""
+    table = {("start", "a"): "as", ("as", "a"): "as", ("as", "b"): "done"}
+    state, steps = "start", 0
+    for ch in text:
+        steps += 1
+        state = table.get((state, ch), "dead")
+        if state in ("dead", "done"):
+            break
+    return state == "done", steps
+
+
+def test_a_successful_match_is_cheap_even_for_the_bad_pattern():
+    """Greedy `a+` eats every "a", the outer `+` finds no more, and `b` matches: the first path
+    tried succeeds. For `"a" * 10 + "b"` that is one comparison per "a", one failed attempt
+    each by the inner and the outer `+` to take one more "a", and one for the "b"."""
+    assert backtracking_steps("a" * 10 + "b") == __
+
+
+@given(st.integers(min_value=1, max_value=9))
+def test_each_extra_a_at_least_doubles_the_work_of_a_failing_match(n):
+    """When there is no "b", the matcher must try every way of splitting the run of a's between
+    the inner and the outer `+` before giving up. One more "a" doubles the number of splits,
+    so the comparisons more than double: over 2**30 times the work for 30 more characters."""
+    _, fewer = backtracking_steps("a" * n)
+    _, more = backtracking_steps("a" * (n + 1))
+    assert more // fewer == __
+
+
+@given(st.integers(min_value=1, max_value=30))
+def test_a_dfa_takes_one_step_per_character_even_when_failing(n):
+    """An automaton never backtracks: it reads each character once and looks up its next
+    state. Failing on n a's costs n steps, whatever n is. This bound is what a restricted
+    language buys, and what RE2 guarantees."""
+    matched, steps = dfa_steps("a" * n)
+    assert (matched, steps) == (__, __ * n)
+
+
+def test_possessive_quantifiers_exist_since_3_11():
+    """`a++` is possessive: it takes every "a" and never gives one back, so `a++a` can never
+    match. Python 3.11 added possessive quantifiers and atomic groups to `re`; on 3.10 the
+    pattern is a syntax error of the regex language, reported when it is compiled."""
+    if sys.version_info >= (3, 11):
+        assert re.match("a++a", "aaaa") == __
+    else:
+        with pytest.raises(___):
+            re.compile("a++a")
+
+
+def test_an_atomic_group_cuts_off_backtracking_since_3_11():
+    """`(?>...)` matches its contents once and then forgets the alternatives it skipped, so a
+    failing match cannot go back inside it. `(?>a+)+b` fails on a's without trying every
+    split. Before 3.11 `re` did not know this syntax at all."""
+    if sys.version_info >= (3, 11):
+        assert re.fullmatch(r"(?>a+)+b", "a" * 40) == __
+    else:
+        with pytest.raises(___):
+            re.compile(r"(?>a+)+b")
