@@ -1,0 +1,72 @@
+"""str under + is a free monoid: associative, with identity "", and no other laws."""
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+
+@given(st.text(), st.text(), st.text())
+def test_concatenation_is_associative(a, b, c):
+    """(a + b) + c and a + (b + c) spell the same characters in the same order, so
+    where you put the parentheses never matters. Hypothesis tries dozens of
+    triples looking for a counterexample."""
+    assert (a + b) + c == a + (b + c)
+
+
+@given(st.text())
+def test_the_empty_string_is_the_identity(s):
+    """Gluing nothing on either side changes nothing. The identity element of the
+    monoid is the empty string."""
+    assert "" + s == s + "" == s
+
+
+def test_concatenation_is_not_commutative():
+    """Order is information in a string. Swapping the operands usually gives a
+    different string, so the monoid is not commutative."""
+    assert ("to" + "day" == "day" + "to") == False
+
+
+@given(st.text())
+def test_only_the_empty_string_is_idempotent(s):
+    """A free monoid satisfies no equation that the monoid axioms do not force, so
+    s + s == s holds only when s is the identity itself: a non-empty string doubles
+    its length."""
+    assert (s + s == s) == (s == "")
+
+
+@given(st.text(), st.text())
+def test_len_turns_concatenation_into_addition(a, b):
+    """len is a monoid homomorphism from (str, +, "") to (int, +, 0): the length of
+    a concatenation is the sum of the lengths."""
+    assert len(a + b) == len(a) + len(b)
+
+
+@given(st.text(), st.text())
+def test_utf_8_encoding_distributes_over_concatenation(a, b):
+    """UTF-8 encodes each code point on its own, with no state and no header, so
+    encoding a concatenation is concatenating the encodings."""
+    assert (a + b).encode("utf-8") == a.encode("utf-8") + b.encode("utf-8")
+
+
+def test_utf_16_encoding_does_not_distribute_because_of_the_bom():
+    """The "utf-16" codec puts a two-byte BOM in front of every output. Encoding
+    "ab" writes one BOM; encoding "a" and "b" separately and gluing writes two."""
+    together = len(("a" + "b").encode("utf-16"))
+    apart = len("a".encode("utf-16") + "b".encode("utf-16"))
+    assert (together, apart) == (6, 8)
+
+
+@given(st.lists(st.integers()), st.lists(st.integers()), st.lists(st.integers()))
+def test_lists_form_the_same_free_monoid(a, b, c):
+    """list with + is the free monoid over its element type: associative, with []
+    as identity. A str is the special case where the elements are characters."""
+    assert (a + b) + c == a + (b + c) and a + [] == a
+
+
+@given(st.lists(st.text()))
+def test_join_folds_a_list_of_strings_with_the_monoid(words):
+    """"".join(words) concatenates every string in order, starting from the
+    identity. For an empty list that is just the identity."""
+    folded = ""
+    for w in words:
+        folded = folded + w
+    assert "".join(words) == folded

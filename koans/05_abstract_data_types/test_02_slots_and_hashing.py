@@ -1,0 +1,148 @@
+"""__slots__ fixes an object's attributes; __eq__ and __hash__ must agree."""
+
+import dataclasses
+
+import pytest
+
+
+class Pixel:
+    __slots__ = ("x", "y")
+
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
+def test_a_slotted_instance_has_no_dict():
+    """__slots__ replaces the per-instance __dict__ with fixed storage for the named
+    attributes, which saves memory and closes the set of attributes."""
+    assert hasattr(Pixel(0, 0), "__dict__") == __
+
+
+def test_a_slotted_instance_refuses_a_new_attribute():
+    """With no __dict__ there is nowhere to put an attribute that is not a slot, so
+    assignment fails."""
+    p = Pixel(0, 0)
+    with pytest.raises(___):
+        p.z = 1
+
+
+def test_an_unset_slot_raises_attribute_error_on_read():
+    """A slot is a descriptor on the class; until something is stored in it, reading
+    raises AttributeError, just like a missing attribute."""
+    p = Pixel.__new__(Pixel)
+    with pytest.raises(___):
+        p.x
+
+
+def test_a_subclass_without_slots_gets_a_dict_again():
+    """__slots__ is not inherited as a restriction. A subclass that does not declare
+    its own __slots__ adds a __dict__, and the savings are gone."""
+
+    class Sprite(Pixel):
+        pass
+
+    assert hasattr(Sprite(0, 0), "__dict__") == __
+
+
+def test_plain_objects_compare_by_identity():
+    """Without an __eq__ of its own, == falls back to identity (object.__eq__ only
+    recognises the very same object). Two separately made instances with the same
+    contents are different objects and so are not equal."""
+
+    class Box:
+        def __init__(self, v):
+            self.v = v
+
+    assert (Box(1) == Box(1)) == __
+
+
+def test_defining_eq_alone_sets_hash_to_none():
+    """Equal objects must have equal hashes. If a class defines __eq__ but not
+    __hash__, Python cannot trust the inherited identity hash, so it sets __hash__
+    to None."""
+
+    class Money:
+        def __init__(self, cents):
+            self.cents = cents
+
+        def __eq__(self, other):
+            return self.cents == other.cents
+
+    assert Money.__hash__ == __
+
+
+def test_an_eq_only_object_cannot_go_in_a_set():
+    """With __hash__ set to None, hash() raises, and so does anything that needs a
+    hash: set members, dict keys."""
+
+    class Money:
+        def __init__(self, cents):
+            self.cents = cents
+
+        def __eq__(self, other):
+            return self.cents == other.cents
+
+    with pytest.raises(___):
+        {Money(5)}
+
+
+class Key:
+    """Equal by value, hashed by value: the contract kept."""
+
+    def __init__(self, v):
+        self.v = v
+
+    def __eq__(self, other):
+        return self.v == other.v
+
+    def __hash__(self):
+        return hash(self.v)
+
+
+def test_a_consistent_hash_lets_a_set_merge_equal_objects():
+    """When equal objects have equal hashes, a set finds the existing member and
+    keeps only one."""
+    assert len({Key(1), Key(1)}) == __
+
+
+def test_an_identity_hash_with_value_equality_lets_a_set_hold_equal_twins():
+    """Breaking the contract: equality by value but the default hash by identity.
+    The set compares hashes first, the hashes differ, and __eq__ is never asked."""
+
+    class Broken(Key):
+        __hash__ = object.__hash__
+
+    assert len({Broken(1), Broken(1)}) == __
+
+
+def test_mutating_a_key_after_insertion_loses_it():
+    """The set filed the key under hash(1). After the change, a lookup of the same
+    object searches under hash(2) and finds nothing, and an equal Key(1) finds the
+    old slot but no longer compares equal."""
+    k = Key(1)
+    s = {k}
+    k.v = 2
+    assert (k in s, Key(1) in s, len(s)) == __
+
+
+def test_a_default_dataclass_is_unhashable():
+    """@dataclass generates __eq__ by fields, so by the same rule it sets __hash__
+    to None unless you ask for frozen=True (or unsafe_hash=True)."""
+
+    @dataclasses.dataclass
+    class Point:
+        x: int
+
+    assert Point.__hash__ == __
+
+
+def test_a_frozen_dataclass_hashes_by_its_fields():
+    """frozen=True forbids assignment after construction, so hashing by the field
+    values is safe, and @dataclass generates a __hash__ that does so."""
+
+    @dataclasses.dataclass(frozen=True)
+    class Point:
+        x: int
+
+    assert len({Point(1), Point(1), Point(2)}) == __
