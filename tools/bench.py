@@ -149,6 +149,10 @@ def main() -> int:
     py = args.python
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
+    if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+        # Measure what a learner gets: with bytecode caching off, every start recompiles the
+        # runner, the conftest and pytest's rewritten koans, for the runner and baseline alike.
+        notes.append("PYTHONDONTWRITEBYTECODE was set; unset for these measurements")
     with tempfile.TemporaryDirectory(prefix="koans-bench-") as tmp:
         base = Path(tmp)
         source = fresh_copy(base, "source")  # one consistent snapshot of the repository
