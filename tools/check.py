@@ -33,6 +33,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from koanrunner.course import read_toml  # tools/ is on no path of its own
+
 ROOT = Path(__file__).resolve().parent.parent
 BLANKS = ("__", "___")
 TOPIC_FILES = {"README.md", "hints.toml"}
@@ -103,15 +106,6 @@ class Report:
 
 # --------------------------------------------------------------------------------------------
 # Static pass: files, ASTs, lessons, hints
-
-
-def load_toml(path: Path) -> dict[str, Any]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:
-        import tomli as tomllib
-    with path.open("rb") as handle:
-        return tomllib.load(handle)
 
 
 def topics(root: Path, only: list[str]) -> list[str]:
@@ -298,7 +292,7 @@ def _hints(path: Path, report: Report, topic: str) -> dict[str, Any]:
     if not path.is_file():
         return {}
     try:
-        data = load_toml(path)
+        data = read_toml(path)
     except Exception as err:  # any parse error is the breach
         report.breach(f"koans/{topic}/hints.toml", f"does not parse: {err}", "fix the TOML")
         return {}

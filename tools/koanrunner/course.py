@@ -172,15 +172,20 @@ def _load_toml(path: Path) -> dict[str, Any]:
     return _load_toml_cached(path, stamp)
 
 
-@lru_cache(maxsize=64)
-def _load_toml_cached(path: Path, stamp: int) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
+    """Parse a TOML file; errors propagate (the checker reports them)."""
     if sys.version_info >= (3, 11):
         import tomllib
     else:  # pytest depends on tomli before 3.11
         import tomli as tomllib
+    with path.open("rb") as handle:
+        return dict(tomllib.load(handle))
+
+
+@lru_cache(maxsize=64)
+def _load_toml_cached(path: Path, stamp: int) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            return dict(tomllib.load(handle))
+        return read_toml(path)
     except Exception:  # a broken hints file must never break the runner
         return {}
 
