@@ -72,7 +72,6 @@ class Fill:
     file: str  # test file name
     test: str  # qualified test name (Class::test or test)
     index: int  # blank index within its test, in source order
-    blank: str  # "__" or "___"
     lineno: int
     col: int
     end_lineno: int
@@ -201,7 +200,7 @@ class Differ:
             return
         text = ast.get_source_segment(self.text, a) or ast.unparse(a)
         end_lineno, end_col = a.end_lineno or a.lineno, a.end_col_offset or 0
-        fill = Fill(self.kf.topic, self.kf.name, self.test, 0, k.id, a.lineno, a.col_offset,
+        fill = Fill(self.kf.topic, self.kf.name, self.test, 0, a.lineno, a.col_offset,
                     end_lineno, end_col, text, a)  # fmt: skip
         self.kf.fills.append(fill)
 

@@ -26,9 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
-from collections.abc import Iterator
 
-PASSED_KINDS = ("passed", "skipped")
 DEFAULT_TIMEOUT = 10.0
 FAULT_LINE = re.compile(r'File "(?P<file>.+)", line (?P<line>\d+)')
 
@@ -437,12 +435,3 @@ class Runner:
                 result["koans"].append(row)
         result["elapsed"] = time.monotonic() - started
         return result
-
-
-@contextlib.contextmanager
-def runner_for(root: Path, timeout: float) -> Iterator[Runner]:
-    runner = Runner(root, timeout)
-    try:
-        yield runner
-    finally:
-        runner.close()
