@@ -196,21 +196,34 @@ def test_an_infinite_loop_is_stopped_by_the_timeout(pytester: pytest.Pytester, c
     result.stdout.fnmatch_lines(["*stopped here: this koan ran longer than 1 s*"])
 
 
-def test_cuda_koans_skip_with_a_reason_without_a_gpu(pytester: pytest.Pytester, course: Path) -> None:
-    write(
-        course / "koans/02_second/test_02_cuda.py",
-        '''
-        import pytest
+CUDA_KOAN = '''
+    import pytest
 
-        @pytest.mark.cuda
-        def test_needs_a_gpu():
-            """doc"""
-            assert __
-        ''',
-    )
+    @pytest.mark.cuda
+    def test_needs_a_gpu():
+        """doc"""
+        assert __
+    '''
+
+
+def test_cuda_koans_skip_with_a_reason_without_a_gpu(
+    pytester: pytest.Pytester, course: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")  # no GPU visible, on any machine
+    write(course / "koans/02_second/test_02_cuda.py", CUDA_KOAN)
     result = run(pytester, "koans/02_second/test_02_cuda.py", "-rs")
     result.stdout.fnmatch_lines(["*needs * CUDA GPU*"])
     result.assert_outcomes(skipped=1)
+
+
+def test_cuda_koans_run_where_a_gpu_is_visible(pytester: pytest.Pytester, course: Path) -> None:
+    torch = pytest.importorskip("torch")
+    if not torch.cuda.is_available():
+        pytest.skip("needs a CUDA GPU: this checks that cuda koans are not skipped on one")
+    write(course / "koans/02_second/test_02_cuda.py", CUDA_KOAN)
+    result = run(pytester, "koans/02_second/test_02_cuda.py")
+    result.stdout.fnmatch_lines(["*fill in the blank*"])
+    result.assert_outcomes(failed=1)
 
 
 def test_raw_mode_keeps_pytests_own_traceback(pytester: pytest.Pytester, course: Path) -> None:
