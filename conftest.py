@@ -443,11 +443,14 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
             report.koan_verdict = Verdict("skipped", rel, 0, reason).as_dict()
 
 
-def pytest_pycollect_makemodule(module_path: Path, parent: Any) -> None:
+def pytest_collectstart(collector: pytest.Collector) -> None:
     """Before a koan file that uses Hypothesis is imported, load the koans' profile: ``@given``
-    reads the default settings when it decorates, not when the test runs."""
+    reads the default settings when it decorates, not when the test runs. (Not at module
+    creation: pytest creates a Module for every sibling of the file it was asked to run.)"""
+    if not isinstance(collector, pytest.Module):
+        return
     try:
-        uses_hypothesis = b"hypothesis" in module_path.read_bytes()
+        uses_hypothesis = b"hypothesis" in collector.path.read_bytes()
     except OSError:
         return
     if uses_hypothesis:
