@@ -71,9 +71,15 @@ def main(argv: list[str] | None = None) -> int:
             pair = [name.strip() for name in args.pair.split(",") if name.strip()]
             return kata.run(Course(root), args.topic, swap_minutes=args.swap_minutes,
                             swap_koans=args.swap_koans, pair=pair, timeout=args.timeout, style=style)
+        runner = None
+        if command in RUNS_KOANS:  # fork the server now: it warms up while the rest loads
+            from .running import Runner
+
+            runner = Runner(root.resolve(), args.timeout)
+            runner.start()
         from .app import App
 
-        app = App(root, args.timeout, style)
+        app = App(root, args.timeout, style, runner=runner)
         try:
             return COMMANDS[command](app, args)
         finally:
@@ -200,6 +206,7 @@ def cmd_backups(app: Any, args: Any) -> int:
     return 0
 
 
+RUNS_KOANS = ("run", "watch", "goto", "skip")
 COMMANDS = {"run": cmd_run, "watch": cmd_watch, "hint": cmd_hint, "list": cmd_list,
             "status": cmd_list, "goto": cmd_goto, "skip": cmd_skip, "reset": cmd_reset,
             "restore": cmd_restore, "backups": cmd_backups}

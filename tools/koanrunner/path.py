@@ -99,6 +99,7 @@ class Path:
         digest = f.digest()
         log_event("run-start", file=f.rel)
         result = self.runner.run(f.rel, f.needs())
+        log_event("run-end", file=f.rel, elapsed=result.get("elapsed"))
         walk.ran.append(f.rel)
         if result.get("internal"):
             walk.notes.append(f"the runner hit an internal problem on {f.rel}: {result['internal']}")

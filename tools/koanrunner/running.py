@@ -1,14 +1,19 @@
 """Running koan files with pytest, in a fresh child per run, forked from a warm server.
 
 The learner's process never imports pytest. It forks a *server* that imports pytest (and, once a
-koan needs them, numpy, hypothesis and torch; never initialising CUDA) and waits. Each run forks a
-*child* from the server: the child starts with everything imported, runs ``pytest.main`` on one
-file with a small plugin that sends the conftest's verdicts (``report.user_properties``) back over
-a pipe, and exits, so no module state leaks between runs. The server watches the child: a koan
-that runs past the timeout (an infinite loop, a deadlock) has its stack dumped by ``faulthandler``
-to find the learner's line, and the child's process group is killed.
+koan needs them, numpy, hypothesis and torch; never initialising CUDA) and calls ``pytest.main``
+once, on the course, with a small plugin: pytest parses its configuration, loads the conftest,
+configures its plugins and starts a session, and then, at ``pytest_collection``, the plugin waits
+for requests instead of collecting. Each run forks a *child* there: the child sets the session's
+arguments to one koan file and returns from the hook, so pytest collects and runs just that file,
+sends the conftest's verdicts (``report.user_properties``) back over a pipe, and exits; no module
+state leaks between runs, and a run pays only for collecting and running its own file. The server
+watches the child: a koan that runs past the timeout (an infinite loop, a deadlock) has its stack
+dumped by ``faulthandler`` to find the learner's line, and the child's process group is killed.
 
-Where ``os.fork`` does not exist, each run is a plain ``python -m pytest --koans-json`` subprocess.
+If that session cannot start (a broken ``conftest.py``, say), every child runs a whole
+``pytest.main`` instead, which reports the problem. Where ``os.fork`` does not exist, each run is
+a plain ``python -m pytest --koans-json`` subprocess.
 """
 
 from __future__ import annotations
@@ -20,9 +25,7 @@ import os
 import re
 import select
 import signal
-import subprocess
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -75,16 +78,17 @@ class _Reporter:
             self.send(ev="skipped", nodeid=report.nodeid, reason=str(reason))
 
 
-def pytest_args(root: Path, files: list[str], needs: list[str]) -> list[str]:
-    args = [str(root / rel) for rel in files]
+def pytest_args(root: Path, targets: list[str]) -> list[str]:
+    args = [str(root / rel) for rel in targets]
     args += ["--rootdir", str(root), "--confcutdir", str(root), "-p", "no:cacheprovider", "-q",
              "--tb=native"]
     if (root / "pyproject.toml").is_file():
         args += ["-c", str(root / "pyproject.toml")]
-    if "hypothesis" in needs:
-        with contextlib.suppress(ImportError):
-            import _hypothesis_pytestplugin  # noqa: F401
+    with contextlib.suppress(ImportError, ValueError):
+        import importlib.util
 
+        # Hypothesis' plugin, as plain pytest autoloads it; it imports nothing heavy itself.
+        if importlib.util.find_spec("_hypothesis_pytestplugin") is not None:
             args += ["-p", "_hypothesis_pytestplugin"]
     return args
 
@@ -99,38 +103,41 @@ def _set_death_signal() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
-def _child_main(root: Path, files: list[str], needs: list[str], wfd: int, log_path: str) -> None:
+def _redirect(fd: int, path: str, flags: int) -> None:
+    target = os.open(path, flags, 0o600)
+    os.dup2(target, fd)
+    os.close(target)
+
+
+def _become_child(log_path: str, capman: Any = None) -> Any:
+    """In a freshly forked child: own process group, default signals, output to the log."""
     os.setpgid(0, 0)  # its own group: the terminal's Ctrl-C goes to the runner, who decides
     _set_death_signal()
     signal.signal(signal.SIGINT, signal.SIG_DFL)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    log = os.open(log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    devnull = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(devnull, 0)
-    os.dup2(log, 1)
-    os.dup2(log, 2)
+    if capman is not None:  # pytest's capture holds the server's descriptors: let go first
+        capman.stop_global_capturing()
+    _redirect(0, os.devnull, os.O_RDONLY)
+    _redirect(1, log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+    os.dup2(1, 2)
+    if capman is not None:  # and capture again, into this child's log
+        capman.start_global_capturing()
+        capman.suspend_global_capture()
     import faulthandler
 
-    log_file = os.fdopen(log, "w", buffering=1)
+    log_file = os.fdopen(os.dup(2), "w", buffering=1)
     faulthandler.enable(file=log_file, all_threads=True)
     faulthandler.register(signal.SIGUSR1, file=log_file, all_threads=True)
-    os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
-    os.chdir(root)
-    reporter = _Reporter(wfd)
-    code = 3
-    try:
-        import pytest
+    return log_file
 
-        code = int(pytest.main(pytest_args(root, files, needs), plugins=[reporter]))
+
+def _finish_child(reporter: _Reporter, code: int) -> None:
+    with contextlib.suppress(Exception):
         reporter.send(ev="done", code=code)
-    except BaseException as err:
-        with contextlib.suppress(Exception):
-            reporter.send(ev="internal", message=f"{type(err).__name__}: {err}")
-    finally:
-        with contextlib.suppress(Exception):
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(0 if code in (0, 1) else code)
+    with contextlib.suppress(Exception):
+        sys.stdout.flush()
+        sys.stderr.flush()
+    os._exit(0 if code in (0, 1) else code)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -138,7 +145,7 @@ def _child_main(root: Path, files: list[str], needs: list[str], wfd: int, log_pa
 
 
 def warm_pytest() -> None:
-    """Import pytest and the plugins ``pytest.main`` loads, so a child only runs."""
+    """Import pytest and the plugins ``pytest.main`` loads, before any request comes."""
     import importlib
 
     import pytest  # noqa: F401
@@ -161,9 +168,6 @@ def preload(modules: list[str]) -> None:
             continue
         with contextlib.suppress(Exception):
             importlib.import_module(name)
-        if name == "hypothesis":
-            with contextlib.suppress(Exception):
-                importlib.import_module("_hypothesis_pytestplugin")
 
 
 def _koan_line(text: str, path: Path) -> int:
@@ -186,21 +190,10 @@ def _source_line(path: Path, line: int) -> str:
     return rows[line - 1].strip() if 0 < line <= len(rows) else ""
 
 
-def supervise(
-    root: Path, files: list[str], needs: list[str], timeout: float, log_dir: Path
-) -> dict[str, Any]:
-    """Fork a child that runs ``files``; enforce the per-koan timeout; collect its verdicts."""
-    started = time.monotonic()
-    rel = files[0]
+def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path: str,
+              started: float) -> dict[str, Any]:
+    """Watch the child ``pid`` run ``rel``: enforce the per-koan timeout, collect its verdicts."""
     result = empty_run(rel)
-    log_dir.mkdir(parents=True, exist_ok=True)
-    log_path = str(log_dir / f"run-{os.getpid()}.log")
-    rfd, wfd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child
-        os.close(rfd)
-        _child_main(root, files, needs, wfd, log_path)
-    os.close(wfd)
     with contextlib.suppress(OSError):
         os.setpgid(pid, pid)
     running: str | None = None
@@ -257,6 +250,7 @@ def supervise(
         os.killpg(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     os.close(rfd)
+    log_dir = Path(log_path).parent
     with contextlib.suppress(OSError):
         with open(log_path, encoding="utf-8", errors="replace") as handle:
             dump = handle.read()
@@ -297,32 +291,130 @@ def supervise(
     return result
 
 
-def _server_main(req_fd: int, rep_fd: int) -> None:
+class _Server:
+    """The server's loop: read requests, fork a child per run, reply with its verdicts.
+
+    ``session`` is the pytest session the loop was entered from (inside ``pytest_collection``),
+    or None when no session could start and each child runs a whole ``pytest.main``.
+    """
+
+    def __init__(self, root: Path, requests: Any, replies: Any, log_dir: Path) -> None:
+        self.root = root
+        self.requests = requests
+        self.replies = replies
+        self.log_dir = log_dir
+        self.reporter: _Reporter | None = None  # set in a child
+        self.log_file: Any = None
+
+    def plugin(self) -> Any:
+        """The plugin that makes the server's pytest session wait for requests."""
+        import pytest
+
+        server = self
+
+        class Serve:
+            @pytest.hookimpl(tryfirst=True)
+            def pytest_collection(self, session: Any) -> None:
+                """Reached once, in the server; returns only in a child, whose pytest then
+                collects and runs the one file the request named."""
+                server.serve(session)
+
+        return Serve()
+
+    def serve(self, session: Any = None) -> None:
+        for raw in self.requests:
+            request = json.loads(raw)
+            op = request.get("op")
+            if op == "quit":
+                os._exit(0)
+            if op == "preload":
+                preload(request["modules"])
+                continue
+            if op != "run":
+                continue
+            rel = request["file"]
+            try:
+                preload(request["needs"])
+                reply = self.run(session, rel, list(request["needs"]), float(request["timeout"]))
+            except Exception as err:
+                reply = empty_run(rel)
+                reply["internal"] = f"{type(err).__name__}: {err}"
+            if reply is None:  # in the child, with a session: go back into pytest
+                return
+            self.replies.write((json.dumps(reply) + "\n").encode())
+        os._exit(0)
+
+    def run(self, session: Any, rel: str, needs: list[str], timeout: float
+            ) -> dict[str, Any] | None:
+        started = time.monotonic()
+        self.log_dir.mkdir(parents=True, exist_ok=True)
+        gc.freeze()  # the child's gc.collect() skips everything the server imported
+        rfd, wfd = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid:
+            os.close(wfd)
+            log_path = str(self.log_dir / f"run-{pid}.log")
+            return supervise(pid, rfd, self.root, rel, timeout, log_path, started)
+        # the child
+        os.close(rfd)
+        self.requests.close()
+        self.replies.close()
+        log_path = str(self.log_dir / f"run-{os.getpid()}.log")
+        self.reporter = _Reporter(wfd)
+        code = 3
+        try:
+            if session is not None:
+                try:
+                    config = session.config
+                    self.log_file = _become_child(
+                        log_path, config.pluginmanager.getplugin("capturemanager"))
+                    config.pluginmanager.register(self.reporter, "koans-runner-reporter")
+                    hypothesis = config.pluginmanager.get_plugin("_hypothesis_pytestplugin")
+                    if hypothesis is not None and "hypothesis" not in needs:
+                        # Its end-of-run summary would import all of Hypothesis (~0.2 s).
+                        config.pluginmanager.unregister(hypothesis)
+                    config.args = [str(self.root / rel)]
+                    return None  # back into the server's pytest session, now this child's
+                except Exception as err:  # an unexpected pytest: a whole run instead
+                    print(f"koan server: running without the session ({err!r})", flush=True)
+            if self.log_file is None:
+                self.log_file = _become_child(log_path)
+            import pytest
+
+            code = int(pytest.main(pytest_args(self.root, [rel]), plugins=[self.reporter]))
+        except BaseException as err:
+            with contextlib.suppress(Exception):
+                self.reporter.send(ev="internal", message=f"{type(err).__name__}: {err}")
+        _finish_child(self.reporter, code)
+        return None  # not reached
+
+
+def _server_main(root: Path, req_fd: int, rep_fd: int, log_dir: Path) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the learner's process handles Ctrl-C
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
-    with contextlib.suppress(Exception):
+    # Nothing the server or pytest prints may reach the learner's screen.
+    with contextlib.suppress(OSError):
+        log_dir.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(OSError):
+        _redirect(0, os.devnull, os.O_RDONLY)
+        _redirect(1, str(log_dir / "server.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
+        os.dup2(1, 2)
+    server = _Server(root, os.fdopen(req_fd, "rb"), os.fdopen(rep_fd, "wb", buffering=0), log_dir)
+    code = 3
+    try:
         warm_pytest()
-    requests = os.fdopen(req_fd, "rb")
-    replies = os.fdopen(rep_fd, "wb", buffering=0)
-    for raw in requests:
-        request = json.loads(raw)
-        op = request.get("op")
-        if op == "quit":
-            break
-        if op == "preload":
-            preload(request["modules"])
-            continue
-        if op == "run":
-            preload(request["needs"])
-            gc.freeze()  # the child's gc.collect() skips everything the server imported
-            try:
-                reply = supervise(Path(request["root"]), request["files"], request["needs"],
-                                  float(request["timeout"]), Path(request["log_dir"]))
-            except Exception as err:
-                reply = empty_run(request["files"][0])
-                reply["internal"] = f"{type(err).__name__}: {err}"
-            replies.write((json.dumps(reply) + "\n").encode())
-    os._exit(0)
+        import pytest
+
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        os.chdir(root)
+        code = int(pytest.main(pytest_args(root, ["koans"]), plugins=[server.plugin()]))
+    except BaseException as err:  # the session could not start: serve without one
+        print(f"koan server: no pytest session ({type(err).__name__}: {err})", flush=True)
+    if server.reporter is not None:  # a child, back from collecting and running its file
+        _finish_child(server.reporter, code)
+    server.serve(None)
 
 
 class Runner:
@@ -335,11 +427,30 @@ class Runner:
         self.pid: int | None = None
         self._requests: Any = None
         self._replies: Any = None
+        self._config: tuple[tuple[int, int], ...] = ()
         self.fork = hasattr(os, "fork") and os.environ.get("KOANS_NO_FORK") != "1"
 
+    def config_signature(self) -> tuple[tuple[int, int], ...]:
+        """What the server's pytest session was configured from: a change means a new one."""
+        rows = []
+        for name in ("conftest.py", "pyproject.toml"):
+            try:
+                st = os.stat(self.root / name)
+                rows.append((st.st_mtime_ns, st.st_size))
+            except OSError:
+                rows.append((0, -1))
+        return tuple(rows)
+
     def start(self) -> None:
-        if not self.fork or self.pid is not None:
+        """Fork the server (if none is up): it warms up while the learner's process goes on."""
+        if not self.fork:
             return
+        signature = self.config_signature()
+        if self.pid is not None and signature != self._config:
+            self.close()  # conftest.py or pyproject.toml changed under the session
+        if self.pid is not None:
+            return
+        self._config = signature
         req_r, req_w = os.pipe()
         rep_r, rep_w = os.pipe()
         sys.stdout.flush()
@@ -349,7 +460,7 @@ class Runner:
             try:
                 os.close(req_w)
                 os.close(rep_r)
-                _server_main(req_r, rep_w)
+                _server_main(self.root, req_r, rep_w, self.log_dir)
             finally:
                 os._exit(0)
         os.close(req_r)
@@ -373,8 +484,7 @@ class Runner:
         for _attempt in (1, 2):
             self.start()
             try:
-                self._send({"op": "run", "root": str(self.root), "files": [rel], "needs": needs,
-                            "timeout": self.timeout, "log_dir": str(self.log_dir)})
+                self._send({"op": "run", "file": rel, "needs": needs, "timeout": self.timeout})
                 raw = self._replies.readline()
                 if raw:
                     return dict(json.loads(raw))
@@ -409,6 +519,9 @@ class Runner:
     # -- no fork: one pytest subprocess per run -----------------------------------------------
 
     def _run_subprocess(self, rel: str) -> dict[str, Any]:
+        import subprocess
+        import tempfile
+
         started = time.monotonic()
         result = empty_run(rel)
         with tempfile.TemporaryDirectory() as tmp:
