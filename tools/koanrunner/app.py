@@ -51,19 +51,18 @@ class App:
         for f, key in walk.solved_now:
             self.show_answer(f, key)
         data = self.store.read()
+        rows = self.path.totals(data)
         if show_progress:
-            rows = self.path.totals(data)
             self.view.progress([(r["topic"], r["title"], r["solved"], r["total"]) for r in rows],
                                stop.topic.name if stop else None)
         if stop is None:
             self.view.write()
             self.view.done()
         else:
-            self.show_koan(stop, data)
+            self.show_koan(stop, rows)
             if unasked:
                 self.hint(stop, unasked=True)
             self.view.next_steps(stop)
-        rows = self.path.totals(data)
         log_event("verdict", koan=stop.key if stop else None, kind=stop.koan.get("kind") if stop else None,
                   solved=sum(r["solved"] for r in rows), total=sum(r["total"] for r in rows),
                   ran=walk.ran, newly_solved=[k for _, k in walk.solved_now], unasked_hint=unasked)
@@ -93,13 +92,13 @@ class App:
 
         return bool(self.store.update(change))
 
-    def show_koan(self, stop: Stop, data: dict[str, Any]) -> None:
+    def show_koan(self, stop: Stop, rows: list[dict[str, Any]]) -> None:
         text = stop.file.read()
         lesson = ""
         if text and stop.name:
             source = koan_source(text, stop.name)
             lesson = source.lesson if source else ""
-        topic_solved = [r for r in self.path.totals(data) if r["topic"] == stop.topic.name]
+        topic_solved = [r for r in rows if r["topic"] == stop.topic.name]
         fresh_topic = bool(topic_solved) and topic_solved[0]["solved"] == 0 and stop.koan.get("kind") == "blank"
         topic_lesson = self.course.lesson_of_topic(stop.topic.name) if fresh_topic else ""
         line = int(stop.koan.get("line") or 0)

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import os
 import re
 import sys
+import time
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -62,26 +64,86 @@ class KoanFile:
     def exists(self) -> bool:
         return self.path.is_file()
 
+    def _scan(self) -> _Scan | None:
+        return _scan(str(self.path))
+
     def read(self) -> str | None:
-        try:
-            return self.path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
-            return None
+        scan = self._scan()
+        return scan.text if scan else None
 
     def digest(self) -> str | None:
-        try:
-            return hashlib.sha1(self.path.read_bytes()).hexdigest()
-        except OSError:
-            return None
+        scan = self._scan()
+        return scan.digest if scan else None
 
     def needs(self) -> list[str]:
         """The heavy modules this file imports, so the fork server can have them warm."""
-        text = self.read() or ""
-        return [name for name, pattern in NEEDS.items() if pattern.search(text)]
+        scan = self._scan()
+        return list(scan.needs) if scan else []
 
     def test_names(self) -> list[str]:
         """Test functions defined in the file (a cheap scan; parametrized tests count once)."""
-        return TEST_DEF.findall(self.read() or "")
+        scan = self._scan()
+        return list(scan.test_names) if scan else []
+
+
+_listed: dict[str, tuple[int, tuple[str, ...]]] = {}
+
+
+def listing(folder: str) -> tuple[str, ...]:
+    """The names in a folder, listed again only when its mtime changes (or changed lately)."""
+    try:
+        stamp = os.stat(folder).st_mtime_ns
+        cached = _listed.get(folder)
+        if cached is not None and cached[0] == stamp:
+            return cached[1]
+        names = tuple(sorted(os.listdir(folder)))
+    except OSError:
+        _listed.pop(folder, None)
+        return ()
+    if time.time_ns() - stamp > 10**8:
+        _listed[folder] = (stamp, names)
+    return names
+
+
+@dataclass(frozen=True)
+class _Scan:
+    """What the runner reads from one koan file, kept while the file is unchanged on disk."""
+
+    stamp: tuple[int, int, int, int]
+    text: str | None
+    digest: str
+    needs: tuple[str, ...]
+    test_names: tuple[str, ...]
+
+
+_scans: dict[str, _Scan] = {}
+
+
+def _scan(path: str) -> _Scan | None:
+    """Read a file once per version: a save changes its size, mtime or inode (a rename).
+    File times tick coarsely (a few ms), so a file changed within the last 0.1 s is read again."""
+    try:
+        st = os.stat(path)
+        stamp = (st.st_mtime_ns, st.st_ctime_ns, st.st_size, st.st_ino)
+        cached = _scans.get(path)
+        if cached is not None and cached.stamp == stamp:
+            return cached
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        _scans.pop(path, None)
+        return None
+    try:
+        text: str | None = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    body = text or ""
+    scan = _Scan(stamp, text, hashlib.sha1(data).hexdigest(),
+                 tuple(name for name, pattern in NEEDS.items() if pattern.search(body)),
+                 tuple(TEST_DEF.findall(body)))
+    if len(data) == st.st_size and time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > 10**8:
+        _scans[path] = scan
+    return scan
 
 
 @dataclass(frozen=True)
@@ -104,18 +166,17 @@ class Course:
         self.state_dir = self.root / STATE_DIR
 
     def topic_names(self) -> list[str]:
-        try:
-            entries = sorted(self.koans_dir.iterdir())
-        except OSError:
-            return []
-        return [p.name for p in entries if p.is_dir() and not p.name.startswith((".", "_"))]
+        names = listing(str(self.koans_dir))
+        return sorted(n for n in names if not n.startswith((".", "_"))
+                      and os.path.isdir(os.path.join(self.koans_dir, n)))
 
     def topics(self, extra: list[str] = ()) -> list[Topic]:  # type: ignore[assignment]
         """Topics with their koan files; ``extra`` adds known files that were deleted, in place."""
         by_topic: dict[str, set[str]] = {name: set() for name in self.topic_names()}
         for name in by_topic:
-            for path in (self.koans_dir / name).glob("test_*.py"):
-                by_topic[name].add(f"{KOANS}/{name}/{path.name}")
+            for entry in listing(os.path.join(self.koans_dir, name)):
+                if entry.startswith("test_") and entry.endswith(".py"):
+                    by_topic[name].add(f"{KOANS}/{name}/{entry}")
         for rel in extra:
             parts = rel.split("/")
             if len(parts) == 3 and parts[0] == KOANS and parts[2].startswith("test_"):

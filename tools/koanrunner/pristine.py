@@ -24,7 +24,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from .course import KOANS, Course, looks_pristine
+from .course import KOANS, Course, listing, looks_pristine
 
 
 class Pristine:
@@ -32,35 +32,44 @@ class Pristine:
         self.course = course
         self.dir = course.state_dir / "pristine"
         self.backups = course.state_dir / "backups"
+        self._known: set[str] | None = None
+        self._seen: set[str] = set()  # files known to be in the snapshot already
 
     # -- the snapshot -------------------------------------------------------------------------
 
     def known(self) -> list[str]:
         """Koan files ever snapshotted (so a deleted one is still on the path)."""
-        base = self.dir / KOANS
-        if not base.is_dir():
-            return []
-        return sorted(p.relative_to(self.dir).as_posix() for p in base.glob("*/test_*.py"))
+        if self._known is None:
+            base = self.dir / KOANS
+            self._known = set()
+            if base.is_dir():
+                self._known = {p.relative_to(self.dir).as_posix() for p in base.glob("*/test_*.py")}
+        return sorted(self._known)
 
     def snapshot(self) -> list[str]:
-        """Copy koan files not yet snapshotted. Cheap: a listing and a few copies."""
-        added = []
+        """Copy koan files not yet snapshotted. Cheap: cached listings and a few copies."""
+        added: list[str] = []
         src_base = self.course.koans_dir
         if not src_base.is_dir():
             return added
         for topic in self.course.topic_names():
-            for path in (src_base / topic).iterdir():
-                if path.suffix not in (".py", ".toml", ".md") or not path.is_file():
+            for name in listing(os.path.join(src_base, topic)):
+                rel = f"{KOANS}/{topic}/{name}"
+                if rel in self._seen or not name.endswith((".py", ".toml", ".md")):
                     continue
-                rel = f"{KOANS}/{topic}/{path.name}"
+                path = src_base / topic / name
+                if not path.is_file():
+                    continue
                 target = self.dir / rel
-                if target.exists():
-                    continue
-                target.parent.mkdir(parents=True, exist_ok=True)
-                tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-                shutil.copy2(path, tmp)
-                os.replace(tmp, target)
-                added.append(rel)
+                if not target.exists():
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+                    shutil.copy2(path, tmp)
+                    os.replace(tmp, target)
+                    added.append(rel)
+                    if self._known is not None and name.startswith("test_") and name.endswith(".py"):
+                        self._known.add(rel)
+                self._seen.add(rel)
         return added
 
     def text(self, rel: str) -> tuple[str | None, str]:
