@@ -2,7 +2,8 @@
 
 File events come from inotify (through ctypes, Linux) or, where that is unavailable, from polling
 ``os.stat`` every 0.1 s. A burst of events (an editor writing a temporary file, renaming it,
-touching the swap file) is debounced into one run.
+touching the swap file) is debounced into one run: once every file written has been closed (or
+renamed into place), 5 ms without events end the burst; while one is still open, 30 ms do.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from typing import Any
 from collections.abc import Callable
 
 QUIET = 0.03  # a save burst is over after this long without events
+SETTLED = 0.005  # ... or after this long, once every file written in it was closed
 POLL = 0.1
 
 
@@ -29,6 +31,7 @@ def _interesting(name: str) -> bool:
 
 class PollWatcher:
     kind = "polling"
+    settled = True  # a change is seen only once the file's size and mtime moved
 
     def __init__(self, base: Path) -> None:
         self.base = base
@@ -73,6 +76,7 @@ class InotifyWatcher:
         if self.fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1 failed")
         self.dirs: dict[int, str] = {}
+        self.writing: set[str] = set()  # files modified and not yet closed
         self._add(str(base))
         for entry in os.scandir(base):
             if entry.is_dir():
@@ -106,6 +110,14 @@ class InotifyWatcher:
                     changed.add(path)
                 elif _interesting(name):
                     changed.add(path)
+                    if mask & (0x2 | 0x100):  # modified or created: being written
+                        self.writing.add(path)
+                    if mask & (0x8 | 0x40 | 0x80 | 0x200):  # closed, moved, deleted: done
+                        self.writing.discard(path)
+
+    @property
+    def settled(self) -> bool:
+        return not self.writing
 
     def close(self) -> None:
         with contextlib.suppress(OSError):
@@ -129,7 +141,7 @@ def wait(watcher: PollWatcher | InotifyWatcher, timeout: float, fds: list[Any]
         wfd = watcher.fileno()
         step = min(end - now, POLL) if wfd is None else end - now
         if changed:
-            step = QUIET
+            step = SETTLED if watcher.settled else QUIET
         ready, _, _ = select.select(fds + ([wfd] if wfd is not None else []), [], [], max(step, 0))
         ready_fds = [f for f in ready if f is not wfd]
         got = watcher.changes() if (wfd is None or wfd in ready) else set()
