@@ -33,6 +33,9 @@ class App:
         self.view = View(style or Style())
         self.pristine.snapshot()
         self.path = Path(self.course, self.store, self.runner, self.pristine.known())
+        for topic in self.path.topics():  # read every koan file now, while the server warms up
+            for f in topic.files:
+                f.test_names()
 
     def close(self) -> None:
         self.runner.close()

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path as FsPath
 from typing import Any
 
-from .running import DEFAULT_TIMEOUT
+from .early import RUNS_KOANS, default_root
+from .running import DEFAULT_TIMEOUT, Runner
 from .view import RUNNER, Style
 
 HELP_ROOT = "the course checkout (default: the folder above tools/)"
@@ -48,14 +49,9 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def default_root() -> FsPath:
-    env = os.environ.get("KOANS_ROOT")
-    return FsPath(env) if env else FsPath(__file__).resolve().parents[2]
-
-
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
-    root = (args.root or default_root()).resolve()
+    root = args.root.resolve() if args.root else FsPath(default_root())
     color = {"always": True, "never": False}.get(args.color)
     style = Style(sys.stdout, color)
     if not (root / "koans").is_dir():
@@ -72,10 +68,8 @@ def main(argv: list[str] | None = None) -> int:
             return kata.run(Course(root), args.topic, swap_minutes=args.swap_minutes,
                             swap_koans=args.swap_koans, pair=pair, timeout=args.timeout, style=style)
         runner = None
-        if command in RUNS_KOANS:  # fork the server now: it warms up while the rest loads
-            from .running import Runner
-
-            runner = Runner(root.resolve(), args.timeout)
+        if command in RUNS_KOANS:  # the server warms up while the rest of the runner loads
+            runner = Runner(root, args.timeout)  # (adopting the one koans.py forked, if any)
             runner.start()
         from .app import App
 
@@ -206,7 +200,6 @@ def cmd_backups(app: Any, args: Any) -> int:
     return 0
 
 
-RUNS_KOANS = ("run", "watch", "goto", "skip")
 COMMANDS = {"run": cmd_run, "watch": cmd_watch, "hint": cmd_hint, "list": cmd_list,
             "status": cmd_list, "goto": cmd_goto, "skip": cmd_skip, "reset": cmd_reset,
             "restore": cmd_restore, "backups": cmd_backups}

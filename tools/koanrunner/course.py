@@ -139,7 +139,8 @@ def _scan(path: str) -> _Scan | None:
         text = None
     body = text or ""
     scan = _Scan(stamp, text, hashlib.sha1(data).hexdigest(),
-                 tuple(name for name, pattern in NEEDS.items() if pattern.search(body)),
+                 tuple(name for name, pattern in NEEDS.items()
+                       if name in body and pattern.search(body)),
                  tuple(TEST_DEF.findall(body)))
     if len(data) == st.st_size and time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > 10**8:
         _scans[path] = scan

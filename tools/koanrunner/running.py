@@ -30,6 +30,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .early import Signature, config_signature, fork_server, take
+
 DEFAULT_TIMEOUT = 10.0
 FAULT_LINE = re.compile(r'File "(?P<file>.+)", line (?P<line>\d+)')
 
@@ -120,6 +122,9 @@ def _become_child(log_path: str, capman: Any = None) -> Any:
     _redirect(0, os.devnull, os.O_RDONLY)
     _redirect(1, log_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
     os.dup2(1, 2)
+    for name, fd in (("stdout", 1), ("stderr", 2)):  # whatever sys.stdout was, it is the log now
+        setattr(sys, name, open(fd, "w", encoding="utf-8", errors="backslashreplace",  # noqa: SIM115
+                                buffering=1, closefd=False))
     if capman is not None:  # and capture again, into this child's log
         capman.start_global_capturing()
         capman.suspend_global_capture()
@@ -200,6 +205,7 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
     collected: list[str] = []
     verdicts: dict[str, dict[str, Any]] = {}
     done = False
+    exit_code = 0
     buffer = b""
     limit = max(timeout * 2, 10.0)  # import and collection may import heavy modules
     deadline = time.monotonic() + limit
@@ -235,6 +241,7 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
                 result["skipped"] = event["reason"]
             elif kind == "done":
                 done = True
+                exit_code = int(event.get("code", 0))
             elif kind == "internal":
                 result["internal"] = event["message"]
     dump = ""
@@ -282,6 +289,17 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
             after = [n for n in collected if n not in verdicts]
             if after:
                 verdicts[after[0]] = dict(nodeid=after[0], **verdict)
+    elif exit_code not in (0, 1, 5) and not verdicts and result["broken"] is None:
+        # pytest stopped before any koan: a broken conftest.py or pyproject.toml, say
+        reason = next((row[1:].strip() for row in reversed(dump.splitlines())
+                       if row.startswith("E ")), "")
+        where = next((row.strip() for row in dump.splitlines()
+                      if "while loading conftest" in row or "ERROR:" in row), "")
+        message = f"{rel}: pytest stopped before running any koan (exit status {exit_code})"
+        message += "".join(f"\n    {text}" for text in (where, reason) if text)
+        message += "\n    (the whole output: .koans/logs/last-run.log)"
+        result["broken"] = {"nodeid": rel, "kind": "broken", "file": rel, "line": 0,
+                            "message": message}
     order = collected or list(verdicts)
     result["koans"] = [
         verdicts.get(n) or {"nodeid": n, "kind": "unknown", "file": rel, "line": 0, "message": ""}
@@ -391,7 +409,7 @@ class _Server:
         return None  # not reached
 
 
-def _server_main(root: Path, req_fd: int, rep_fd: int, log_dir: Path) -> None:
+def server_main(root: Path, req_fd: int, rep_fd: int, log_dir: Path) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the learner's process handles Ctrl-C
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     # Nothing the server or pytest prints may reach the learner's screen.
@@ -427,44 +445,31 @@ class Runner:
         self.pid: int | None = None
         self._requests: Any = None
         self._replies: Any = None
-        self._config: tuple[tuple[int, int], ...] = ()
+        self._config: Signature = ()
         self.fork = hasattr(os, "fork") and os.environ.get("KOANS_NO_FORK") != "1"
-
-    def config_signature(self) -> tuple[tuple[int, int], ...]:
-        """What the server's pytest session was configured from: a change means a new one."""
-        rows = []
-        for name in ("conftest.py", "pyproject.toml"):
-            try:
-                st = os.stat(self.root / name)
-                rows.append((st.st_mtime_ns, st.st_size))
-            except OSError:
-                rows.append((0, -1))
-        return tuple(rows)
 
     def start(self) -> None:
         """Fork the server (if none is up): it warms up while the learner's process goes on."""
         if not self.fork:
             return
-        signature = self.config_signature()
+        signature = config_signature(self.root)
         if self.pid is not None and signature != self._config:
             self.close()  # conftest.py or pyproject.toml changed under the session
         if self.pid is not None:
             return
+        early = take(self.root)
+        if early is not None and early[0] == signature:
+            pid, req_w, rep_r = early[1]
+        else:
+            if early is not None:  # forked before the configuration changed: not that one
+                self._adopt(early[1])
+                self.close()
+            pid, req_w, rep_r = fork_server(self.root)
         self._config = signature
-        req_r, req_w = os.pipe()
-        rep_r, rep_w = os.pipe()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the server
-            try:
-                os.close(req_w)
-                os.close(rep_r)
-                _server_main(self.root, req_r, rep_w, self.log_dir)
-            finally:
-                os._exit(0)
-        os.close(req_r)
-        os.close(rep_w)
+        self._adopt((pid, req_w, rep_r))
+
+    def _adopt(self, server: tuple[int, int, int]) -> None:
+        pid, req_w, rep_r = server
         self.pid = pid
         self._requests = os.fdopen(req_w, "wb", buffering=0)
         self._replies = os.fdopen(rep_r, "rb")

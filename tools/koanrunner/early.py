@@ -1,0 +1,83 @@
+"""Forking the koan server, first thing: before the runner loads the rest of itself.
+
+``python tools/koans.py`` imports this module (``os`` and ``sys`` only: not even ``pathlib``)
+and, for a command that runs koans, forks the server at once; the server imports pytest and starts its session on the
+other core while the learner's process loads the rest of the runner and reads the course.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+RUNS_KOANS = ("run", "watch", "goto", "skip")  # the commands that run koans
+CONFIG_FILES = ("conftest.py", "pyproject.toml")
+
+Signature = tuple[tuple[int, int], ...]
+
+
+def default_root() -> str:
+    """The course: ``KOANS_ROOT``, or the folder above ``tools/``."""
+    here = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+    return os.path.realpath(os.environ.get("KOANS_ROOT") or os.path.dirname(here))
+
+
+def config_signature(root: str | os.PathLike[str]) -> Signature:
+    """What a server's pytest session is configured from: a change means a new server."""
+    rows = []
+    for name in CONFIG_FILES:
+        try:
+            st = os.stat(os.path.join(root, name))
+            rows.append((st.st_mtime_ns, st.st_size))
+        except OSError:
+            rows.append((0, -1))
+    return tuple(rows)
+
+
+def fork_server(root: str | os.PathLike[str]) -> tuple[int, int, int]:
+    """Fork a koan server for ``root``. Returns (pid, request fd to write, reply fd to read)."""
+    req_r, req_w = os.pipe()
+    rep_r, rep_w = os.pipe()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the server
+        try:
+            os.close(req_w)
+            os.close(rep_r)
+            from pathlib import Path
+
+            from .running import server_main
+
+            server_main(Path(root), req_r, rep_w, Path(root, ".koans", "logs"))
+        finally:
+            os._exit(0)
+    os.close(req_r)
+    os.close(rep_w)
+    return pid, req_w, rep_r
+
+
+_started: list[tuple[str, Signature, tuple[int, int, int]]] = []
+
+
+def prestart(argv: list[str]) -> None:
+    """Fork the server now if the command line will run koans in the default course."""
+    if not hasattr(os, "fork") or os.environ.get("KOANS_NO_FORK") == "1":
+        return
+    if any(arg.startswith(("-h", "--help", "--root")) for arg in argv):
+        return
+    words = [arg for i, arg in enumerate(argv)
+             if not arg.startswith("-") and not (i and argv[i - 1] in ("--timeout", "--color"))]
+    root = default_root()
+    if (words[0] if words else "run") not in RUNS_KOANS or not os.path.isdir(os.path.join(root, "koans")):
+        return
+    _started.append((root, config_signature(root), fork_server(root)))
+
+
+def take(root: str | os.PathLike[str]) -> tuple[Signature, tuple[int, int, int]] | None:
+    """The server ``prestart`` forked for ``root``, if any (each is taken once)."""
+    for entry in _started:
+        if entry[0] == os.fspath(root):
+            _started.remove(entry)
+            return entry[1], entry[2]
+    return None
