@@ -234,3 +234,36 @@ def test_raw_mode_keeps_pytests_own_traceback(pytester: pytest.Pytester, course:
 def test_answers_and_koans_do_not_collide(pytester: pytest.Pytester, course: Path) -> None:
     result = run(pytester, "koans", "answers")
     result.assert_outcomes(passed=4, failed=4)
+
+
+def test_running_one_file_does_not_import_hypothesis_for_a_sibling(
+    pytester: pytest.Pytester, course: Path
+) -> None:
+    """pytest creates a Module for every file beside the one it runs; only the one it runs may
+    decide whether Hypothesis (0.2 s to import) is loaded."""
+    pytest.importorskip("hypothesis")
+    write(
+        course / "koans/02_second/test_02_alone.py",
+        '''
+        import sys
+
+        def test_it_is_not_loaded():
+            """doc (the name is split: this file must not mention it)"""
+            assert "hypo" + "thesis" not in sys.modules
+        ''',
+    )
+    write(
+        course / "koans/02_second/test_03_props.py",
+        '''
+        from hypothesis import given, strategies as st
+
+        @given(st.integers())
+        def test_adding_zero(n):
+            """doc"""
+            assert n + 0 == n
+        ''',
+    )
+    result = run(pytester, "koans/02_second/test_02_alone.py", "-p", "no:hypothesispytest")
+    result.assert_outcomes(passed=1)
+    result = run(pytester, "koans/02_second/test_03_props.py")
+    result.assert_outcomes(passed=1)
