@@ -85,6 +85,10 @@ class KoanFile:
         scan = self._scan()
         return list(scan.test_names) if scan else []
 
+    def answer_digest(self) -> str | None:
+        scan = _scan(str(self.answer_path))
+        return scan.digest if scan else None
+
 
 _listed: dict[str, tuple[int, tuple[str, ...]]] = {}
 

@@ -43,6 +43,9 @@ def fork_server(root: str | os.PathLike[str]) -> tuple[int, int, int]:
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the server
         try:
+            import gc
+
+            gc.disable()  # see server_main
             os.close(req_w)
             os.close(rep_r)
             from pathlib import Path

@@ -4,9 +4,11 @@ Where the pristine text comes from (in this order):
 
 1. ``.koans/pristine/``: the runner copies every koan file there the first time it sees it
    (the first run after a clone, or after an update brings a new file). It is used only if it
-   still *looks* pristine: it parses and every koan that is not pre-solved still has a blank.
-   (A learner who filled koans before ever running the runner would otherwise get their own
-   answers back.)
+   still *looks* pristine (it parses and every koan that is not pre-solved still has a blank:
+   a learner who filled koans before ever running the runner would otherwise get their own
+   answers back) and only if it belongs to the course as it is now: the snapshot records the
+   digest of the file's answer key, and an update of the course changes that. When the koan
+   file itself is pristine again after an update, the snapshot is simply taken again.
 2. ``git``, when available: the newest committed version of the file that looks pristine.
    ``git show HEAD:path`` alone is not enough, since learners commit their answers.
 3. Otherwise ``reset`` refuses for that file and says why, rather than guess.
@@ -26,6 +28,8 @@ from pathlib import Path
 
 from .course import KOANS, Course, listing, looks_pristine
 
+MANIFEST = "manifest.json"
+
 
 class Pristine:
     def __init__(self, course: Course) -> None:
@@ -34,6 +38,7 @@ class Pristine:
         self.backups = course.state_dir / "backups"
         self._known: set[str] | None = None
         self._seen: set[str] = set()  # files known to be in the snapshot already
+        self._keys: dict[str, str] | None = None
 
     # -- the snapshot -------------------------------------------------------------------------
 
@@ -47,11 +52,14 @@ class Pristine:
         return sorted(self._known)
 
     def snapshot(self) -> list[str]:
-        """Copy koan files not yet snapshotted. Cheap: cached listings and a few copies."""
+        """Copy koan files not yet snapshotted (or pristine again after a course update).
+        Cheap: cached listings and a few copies."""
         added: list[str] = []
         src_base = self.course.koans_dir
         if not src_base.is_dir():
             return added
+        manifest = self._manifest()
+        changed = False
         for topic in self.course.topic_names():
             for name in listing(os.path.join(src_base, topic)):
                 rel = f"{KOANS}/{topic}/{name}"
@@ -61,7 +69,12 @@ class Pristine:
                 if not path.is_file():
                     continue
                 target = self.dir / rel
-                if not target.exists():
+                key = self._answer_key(rel)
+                fresh = not target.exists()
+                if not fresh and key is not None and manifest.get(rel, key) != key:
+                    # The course was updated under this file: take it again if it is pristine.
+                    fresh = looks_pristine(path.read_text(encoding="utf-8", errors="replace"))
+                if fresh:
                     target.parent.mkdir(parents=True, exist_ok=True)
                     tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
                     shutil.copy2(path, tmp)
@@ -69,8 +82,36 @@ class Pristine:
                     added.append(rel)
                     if self._known is not None and name.startswith("test_") and name.endswith(".py"):
                         self._known.add(rel)
+                if (fresh or rel not in manifest) and key is not None:
+                    manifest[rel] = key
+                    changed = True
                 self._seen.add(rel)
+        if changed:
+            _atomic_write(self.dir / MANIFEST, json.dumps(manifest, indent=1, sort_keys=True).encode())
         return added
+
+    def _manifest(self) -> dict[str, str]:
+        """rel -> the digest of its answer file when the snapshot was taken."""
+        if self._keys is None:
+            try:
+                data = json.loads((self.dir / MANIFEST).read_text(encoding="utf-8"))
+                self._keys = {str(k): str(v) for k, v in data.items()} if isinstance(data, dict) else {}
+            except (OSError, ValueError):
+                self._keys = {}
+        return self._keys
+
+    def _answer_key(self, rel: str) -> str | None:
+        """The digest of the answer file beside a koan file: it changes only when the course is
+        updated (learners never edit answers/). None for files without one (lessons, hints)."""
+        if not rel.endswith(".py"):
+            return None
+        return self.course.file(rel).answer_digest()
+
+    def is_current(self, rel: str) -> bool:
+        """Whether the snapshot of ``rel`` belongs to the course as it is now."""
+        key = self._answer_key(rel)
+        recorded = self._manifest().get(rel)
+        return key is None or recorded is None or recorded == key
 
     def text(self, rel: str) -> tuple[str | None, str]:
         """The pristine text of a koan file and where it came from (or None and why not)."""
@@ -79,11 +120,16 @@ class Pristine:
             text = snap.read_text(encoding="utf-8")
         except OSError:
             text = None
-        if text is not None and (not rel.endswith(".py") or looks_pristine(text)):
+        current = self.is_current(rel)
+        if text is not None and current and (not rel.endswith(".py") or looks_pristine(text)):
             return text, "the snapshot taken at your first run"
         from_git = self._from_git(rel)
         if from_git is not None:
             return from_git, "git history"
+        if text is not None and not current:
+            return None, (f"{rel} changed in an update of the course since your first run, and "
+                          "no pristine copy of the new version is known (git has none): get it "
+                          "from the course's repository")
         if text is not None:
             return None, (f"the snapshot of {rel} already has solved koans (they were filled before"
                           " the runner first ran) and git has no pristine version")

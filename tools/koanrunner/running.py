@@ -376,6 +376,7 @@ class _Server:
             log_path = str(self.log_dir / f"run-{pid}.log")
             return supervise(pid, rfd, self.root, rel, timeout, log_path, started)
         # the child
+        gc.enable()
         os.close(rfd)
         self.requests.close()
         self.replies.close()
@@ -410,6 +411,7 @@ class _Server:
 
 
 def server_main(root: Path, req_fd: int, rep_fd: int, log_dir: Path) -> None:
+    gc.disable()  # imports go ~15% faster; each child collects again, as plain pytest does
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the learner's process handles Ctrl-C
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     # Nothing the server or pytest prints may reach the learner's screen.

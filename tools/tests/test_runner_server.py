@@ -16,12 +16,18 @@ from runner_support import NUMBERS_FILE, STRINGS_FILE
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the warm server needs os.fork")
 
 LEAK = '''import builtins
+import gc
 
 
 def test_nothing_is_left_over_from_an_earlier_run():
     """doc"""
     assert not hasattr(builtins, "koan_leak")
     builtins.koan_leak = True
+
+
+def test_the_cyclic_collector_is_on_as_in_plain_pytest():
+    """doc"""
+    assert gc.isenabled()
 '''
 
 
@@ -40,7 +46,7 @@ def test_runs_share_one_server_and_never_its_module_state(course, runner):
     first = runner.run("koans/01_basics/test_03_leak.py", [])
     server = runner.pid
     second = runner.run("koans/01_basics/test_03_leak.py", [])
-    assert kinds(first) == kinds(second) == ["passed"]
+    assert kinds(first) == kinds(second) == ["passed", "passed"]
     assert runner.pid == server
     assert kinds(runner.run(NUMBERS_FILE, [])) == ["blank", "blank"]
     assert (course.root / ".koans/logs/server.log").is_file()
