@@ -32,7 +32,8 @@ def test_an_infinite_loop_is_stopped_with_the_learners_line(course):
     result = course.run("--timeout", "1")
     assert "stopped: it ran too long" in result.stdout
     assert "more than 1 s" in result.stdout
-    assert "koans/01_basics/test_01_numbers.py:6" in result.stdout
+    # The loop is two lines; the stack is sampled wherever the loop happens to be.
+    assert any(f"koans/01_basics/test_01_numbers.py:{n}" in result.stdout for n in (6, 7))
     assert result.returncode == 1
 
 
