@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import json
 import os
-import signal
+import subprocess
+import sys
+import textwrap
 import time
+from pathlib import Path
 
 import pytest
 from koanrunner import course as course_model
-from koanrunner import early
-from koanrunner.running import Runner
 from koanrunner.watch import InotifyWatcher
-from runner_support import NUMBERS_FILE, STRINGS_FILE
+from runner_support import STRINGS_FILE
+
+TOOLS = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the warm server needs os.fork")
 
@@ -31,44 +35,69 @@ def test_the_cyclic_collector_is_on_as_in_plain_pytest():
 '''
 
 
-@pytest.fixture
-def runner(course):
-    with Runner(course.root, timeout=10) as r:
-        yield r
+def drive(course, script: str, **env: str) -> dict:
+    """Run ``script`` in a fresh Python (forking from a test worker, which has threads, could
+    deadlock): it gets ``root``, ``Runner``, ``early``, ``kinds`` and ``report(key, value)``."""
+    prelude = textwrap.dedent(f"""
+        import json, os, sys
+        from pathlib import Path
+        sys.path.insert(0, {str(TOOLS)!r})
+        from koanrunner import early
+        from koanrunner.running import Runner
+        root = Path({str(course.root.resolve())!r})
+        found = {{}}
+        def report(key, value):
+            found[key] = value
+        def kinds(result):
+            return [k["kind"] for k in result["koans"]]
+    """)
+    code = prelude + textwrap.dedent(script) + "\nprint(json.dumps(found))\n"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120, env=dict(os.environ, **env), check=False)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def kinds(result):
-    return [k["kind"] for k in result["koans"]]
-
-
-def test_runs_share_one_server_and_never_its_module_state(course, runner):
+def test_runs_share_one_server_and_never_its_module_state(course):
     course.path("koans/01_basics/test_03_leak.py").write_text(LEAK, encoding="utf-8")
-    first = runner.run("koans/01_basics/test_03_leak.py", [])
-    server = runner.pid
-    second = runner.run("koans/01_basics/test_03_leak.py", [])
-    assert kinds(first) == kinds(second) == ["passed", "passed"]
-    assert runner.pid == server
-    assert kinds(runner.run(NUMBERS_FILE, [])) == ["blank", "blank"]
+    found = drive(course, """
+        with Runner(root, timeout=10) as runner:
+            report("first", kinds(runner.run("koans/01_basics/test_03_leak.py", [])))
+            server = runner.pid
+            report("second", kinds(runner.run("koans/01_basics/test_03_leak.py", [])))
+            report("same server", runner.pid == server)
+            report("numbers", kinds(runner.run("koans/01_basics/test_01_numbers.py", [])))
+    """)
+    assert found["first"] == found["second"] == ["passed", "passed"]
+    assert found["same server"]
+    assert found["numbers"] == ["blank", "blank"]
     assert (course.root / ".koans/logs/server.log").is_file()
 
 
-def test_a_changed_conftest_starts_a_fresh_server(course, runner):
-    assert kinds(runner.run(NUMBERS_FILE, [])) == ["blank", "blank"]
-    server = runner.pid
-    conftest = course.path("conftest.py")
-    conftest.write_text(conftest.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
-    assert kinds(runner.run(NUMBERS_FILE, [])) == ["blank", "blank"]
-    assert runner.pid != server
+def test_a_changed_conftest_starts_a_fresh_server(course):
+    found = drive(course, """
+        with Runner(root, timeout=10) as runner:
+            report("before", kinds(runner.run("koans/01_basics/test_01_numbers.py", [])))
+            server = runner.pid
+            conftest = root / "conftest.py"
+            conftest.write_text(conftest.read_text() + "\\n# edited\\n")
+            report("after", kinds(runner.run("koans/01_basics/test_01_numbers.py", [])))
+            report("new server", runner.pid != server)
+    """)
+    assert found == {"before": ["blank", "blank"], "after": ["blank", "blank"], "new server": True}
 
 
-def test_a_broken_conftest_is_reported_never_taken_for_solved_koans(course, runner):
+def test_a_broken_conftest_is_reported_never_taken_for_solved_koans(course):
     conftest = course.path("conftest.py")
     conftest.write_text(conftest.read_text(encoding="utf-8") + "\nraise RuntimeError('oops')\n",
                         encoding="utf-8")
-    result = runner.run(NUMBERS_FILE, [])
-    assert result["broken"]["kind"] == "broken"
-    assert "conftest" in result["broken"]["message"]
-    assert "RuntimeError: oops" in result["broken"]["message"]
+    found = drive(course, """
+        with Runner(root, timeout=10) as runner:
+            report("broken", runner.run("koans/01_basics/test_01_numbers.py", [])["broken"])
+    """)
+    assert found["broken"]["kind"] == "broken"
+    assert "conftest" in found["broken"]["message"]
+    assert "RuntimeError: oops" in found["broken"]["message"]
 
 
 def test_the_cli_says_so_when_conftest_is_broken(course):
@@ -80,7 +109,7 @@ def test_the_cli_says_so_when_conftest_is_broken(course):
     assert "RuntimeError: oops" in done.stdout and "solved. Well walked" not in done.stdout
 
 
-def test_a_koan_using_hypothesis_runs_with_its_plugin(course, runner):
+def test_a_koan_using_hypothesis_runs_with_its_plugin(course):
     pytest.importorskip("hypothesis")
     course.path("koans/02_more/test_02_props.py").write_text(
         "from hypothesis import given, strategies as st\n\n\n"
@@ -90,9 +119,12 @@ def test_a_koan_using_hypothesis_runs_with_its_plugin(course, runner):
         "    assert n + 0 == __\n",
         encoding="utf-8",
     )
-    result = runner.run("koans/02_more/test_02_props.py", ["hypothesis"])
-    assert kinds(result) == ["blank"]
-    assert result["koans"][0]["line"] == 7
+    found = drive(course, """
+        with Runner(root, timeout=10) as runner:
+            report("koans", runner.run("koans/02_more/test_02_props.py", ["hypothesis"])["koans"])
+    """)
+    assert [k["kind"] for k in found["koans"]] == ["blank"]
+    assert found["koans"][0]["line"] == 7
 
 
 def test_the_server_prints_nothing_on_the_learners_screen(course):
@@ -102,30 +134,36 @@ def test_the_server_prints_nothing_on_the_learners_screen(course):
     assert done.stderr == ""
 
 
-def test_prestart_forks_only_for_commands_that_run_koans(course, monkeypatch):
-    monkeypatch.setenv("KOANS_ROOT", str(course.root))
-    for argv in (["list"], ["reset", "01"], ["--help"], ["--root", "x", "watch"]):
-        early.prestart(argv)
-        assert early.take(str(course.root)) is None, argv
-    early.prestart(["--timeout", "3", "watch"])
-    taken = early.take(str(course.root))
-    assert taken is not None
-    signature, (pid, req_w, rep_r) = taken
-    assert signature == early.config_signature(course.root)
-    os.close(req_w)  # end of requests: the server exits on its own
-    os.close(rep_r)
-    _, status = os.waitpid(pid, 0)
-    assert os.WIFEXITED(status) or os.WTERMSIG(status) == signal.SIGTERM
+def test_prestart_forks_only_for_commands_that_run_koans(course):
+    found = drive(course, """
+        import signal
+        for argv in (["list"], ["reset", "01"], ["--help"], ["--root", "x", "watch"]):
+            early.prestart(argv)
+            report(" ".join(argv), early.take(str(root)) is None)
+        early.prestart(["--timeout", "3", "watch"])
+        taken = early.take(str(root))
+        report("watch", taken is not None)
+        signature, (pid, req_w, rep_r) = taken
+        report("signature", signature == early.config_signature(root))
+        os.close(req_w)  # end of requests: the server exits on its own
+        os.close(rep_r)
+        _, status = os.waitpid(pid, 0)
+        report("exited", os.WIFEXITED(status))
+    """, KOANS_ROOT=str(course.root))
+    assert all(found.values()), found
 
 
-def test_a_runner_adopts_the_prestarted_server(course, monkeypatch):
-    monkeypatch.setenv("KOANS_ROOT", str(course.root))
-    early.prestart([])
-    with Runner(course.root.resolve()) as runner:
-        runner.start()
-        assert runner.pid is not None
-        assert early.take(str(course.root.resolve())) is None  # taken by the runner
-        assert kinds(runner.run(NUMBERS_FILE, [])) == ["blank", "blank"]
+def test_a_runner_adopts_the_prestarted_server(course):
+    found = drive(course, """
+        early.prestart([])
+        pid = early._started[0][2][0]
+        with Runner(root) as runner:
+            runner.start()
+            report("adopted", runner.pid == pid)
+            report("taken", early.take(str(root)) is None)
+            report("kinds", kinds(runner.run("koans/01_basics/test_01_numbers.py", [])))
+    """, KOANS_ROOT=str(course.root))
+    assert found == {"adopted": True, "taken": True, "kinds": ["blank", "blank"]}
 
 
 def test_a_file_saved_twice_within_a_clock_tick_is_read_afresh(course):
