@@ -486,7 +486,7 @@ def _load_hypothesis_profile() -> None:
     (the runner must not pay for importing it on topics that never do)."""
     if _profile_loaded:
         return
-    from hypothesis import HealthCheck, settings
+    from hypothesis import HealthCheck, Phase, settings
 
     common: dict[str, Any] = {
         "deadline": None,
@@ -494,8 +494,13 @@ def _load_hypothesis_profile() -> None:
         "report_multiple_bugs": False,
         "suppress_health_check": [HealthCheck.too_slow],
     }
-    settings.register_profile("koans", derandomize=True, database=None, max_examples=50, **common)
-    settings.register_profile("ci", derandomize=True, database=None, max_examples=100, **common)
+    # No "explain" phase: it re-runs a failing koan about a hundred times to annotate which
+    # parts of the shrunk example matter (~0.2 s); the shrunk example itself is still shown.
+    quick = {"phases": [phase for phase in Phase if phase.name != "explain"]}
+    settings.register_profile("koans", derandomize=True, database=None, max_examples=50,
+                              **quick, **common)
+    settings.register_profile("ci", derandomize=True, database=None, max_examples=100,
+                              **quick, **common)
     settings.register_profile("explore", max_examples=2000, **common)
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "koans"))
     _profile_loaded.append(True)
