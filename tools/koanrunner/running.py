@@ -534,7 +534,8 @@ class Runner:
         with tempfile.TemporaryDirectory() as tmp:
             target = Path(tmp) / "koans.json"
             command = [sys.executable, "-m", "pytest", str(self.root / rel), "--rootdir",
-                       str(self.root), "-p", "no:cacheprovider", "-q", "--koans-json", str(target)]
+                       str(self.root), "-p", "no:cacheprovider", "-q", "--koans-json", str(target),
+                       "--koans-timeout", str(self.timeout)]  # SIGALRM, where there is one
             try:
                 subprocess.run(command, cwd=self.root, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, timeout=self.timeout * 3 + 10, check=False)

@@ -204,3 +204,17 @@ def wait_changes(watcher: InotifyWatcher) -> set[str]:
         time.sleep(0.01)
     raise AssertionError("no file event")
 
+
+
+def test_without_fork_each_run_is_a_pytest_subprocess_and_still_stops_a_loop(course):
+    """Where os.fork is missing (Windows), or KOANS_NO_FORK=1: the same path, one subprocess
+    per run, and the conftest's own per-koan timeout where the platform has SIGALRM."""
+    out = course.run(KOANS_NO_FORK="1").stdout
+    assert "koans/01_basics/test_01_numbers.py:6" in out and "a blank to fill" in out
+    course.edit("koans/01_basics/test_01_numbers.py", "1 + 1 == __", "1 + 1 == 2")
+    course.edit("koans/01_basics/test_01_numbers.py", "    with pytest.raises(___):",
+                "    while True:\n        pass\n    with pytest.raises(___):")
+    done = course.run("--timeout", "1", KOANS_NO_FORK="1")
+    assert "test_one_plus_one_is_two is solved" in done.stdout
+    assert "stopped: it ran too long" in done.stdout
+    assert "test_indexing_past_the_end_raises" in done.stdout
