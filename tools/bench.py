@@ -3,7 +3,8 @@
     python tools/bench.py [--json] [--runs N]
 
 - cold start to first verdict: ``python tools/koans.py`` on a fresh copy vs ``pytest koans -x``;
-- watch save-to-verdict, a pure-Python koan and a torch koan, vs re-running ``pytest FILE``;
+- watch save-to-verdict, a pure-Python koan, a torch koan and a Hypothesis koan, vs re-running
+  ``pytest FILE``;
 - peak memory (VmHWM) of the runner's processes.
 
 Everything runs in a scratch copy of the repository; the learner's koans are never touched.
@@ -57,11 +58,18 @@ def timed(command: list[str], cwd: Path, env: dict[str, str] | None = None) -> f
     return time.perf_counter() - start
 
 
-def first_blank_file(root: Path, torch: bool) -> Path | None:
-    pattern = re.compile(r"importorskip\(\s*['\"]torch|^\s*import torch", re.M)
+USES = {
+    "torch": re.compile(r"importorskip\(\s*['\"]torch|^\s*import torch", re.M),
+    "hypothesis": re.compile(r"^\s*(?:from|import) hypothesis\b", re.M),
+}
+
+
+def first_blank_file(root: Path, uses: str | None) -> Path | None:
+    """The first koan file with a blank that uses ``uses`` (torch, hypothesis), or neither."""
     for path in sorted((root / "koans").glob("*/test_*.py")):
         text = path.read_text(encoding="utf-8")
-        if "__" in text and bool(pattern.search(text)) == torch and "cuda" not in text:
+        found = {name for name, pattern in USES.items() if pattern.search(text)}
+        if "__" in text and "cuda" not in text and found == ({uses} if uses else set()):
             return path
     return None
 
@@ -166,15 +174,16 @@ def main() -> int:
                      "baseline": "pytest koans -x", "baseline_s": statistics.median(naive),
                      "target_s": 0.5})
         memory: dict[str, int] = {}
-        for label, torch in (("pure-Python", False), ("torch", True)):
-            if torch:
-                has_torch = subprocess.run([py, "-c", "import torch"], capture_output=True, check=False).returncode == 0
-                if not has_torch:
-                    notes.append("torch row skipped: torch is not installed for this Python")
+        for label, uses, target in (("pure-Python", None, 0.15), ("torch", "torch", 0.15),
+                                    ("Hypothesis", "hypothesis", None)):
+            if uses:
+                found = subprocess.run([py, "-c", f"import {uses}"], capture_output=True, check=False)
+                if found.returncode != 0:
+                    notes.append(f"{label} row skipped: {uses} is not installed for this Python")
                     continue
             root = fresh_copy(base, f"watch-{label}", source)
-            koan = first_blank_file(root, torch)
-            if koan is None and torch:
+            koan = first_blank_file(root, uses)
+            if koan is None and uses == "torch":
                 koan = root / "koans" / "99_bench_torch" / "test_01_torch.py"
                 koan.parent.mkdir()
                 koan.write_text(TORCH_KOAN, encoding="utf-8")
@@ -190,7 +199,7 @@ def main() -> int:
                         for _ in range(args.runs)]
             rows.append({"metric": f"watch save-to-verdict, {label} koan ({rel})",
                          "runner_s": statistics.median(latencies), "baseline": f"pytest {rel}",
-                         "baseline_s": statistics.median(baseline), "target_s": 0.15})
+                         "baseline_s": statistics.median(baseline), "target_s": target})
         rows.append({"metric": "peak memory, learner's process (VmHWM)", "runner_mb":
                      round(memory.get("runner", 0) / 2**20, 1)})
         rows.append({"metric": "peak memory, warm server and children (VmHWM)", "runner_mb":
@@ -207,8 +216,9 @@ def main() -> int:
         if "runner_mb" in row:
             print(f"{row['metric']:58} {row['runner_mb']:>7} MB")
             continue
+        target = f"{row['target_s']}s" if row["target_s"] else "-"
         print(f"{row['metric'][:58]:58} {row['runner_s']:>8.3f}s {row['baseline_s']:>8.3f}s "
-              f"{row['target_s']:>6}s")
+              f"{target:>7}")
     for note in notes:
         print("note:", note)
     return 0
