@@ -95,14 +95,23 @@ def pytest_args(root: Path, targets: list[str]) -> list[str]:
     return args
 
 
+_libc: list[Any] = []  # loaded once, in the server
+
+
+def _load_libc() -> None:
+    if sys.platform.startswith("linux") and not _libc:
+        with contextlib.suppress(Exception):
+            import ctypes
+
+            _libc.append(ctypes.CDLL(None, use_errno=True))
+
+
 def _set_death_signal() -> None:
     """Linux: the child dies with its server, never lingering as an orphan."""
-    if not sys.platform.startswith("linux"):
-        return
+    _load_libc()
     with contextlib.suppress(Exception):
-        import ctypes
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+        if _libc:
+            _libc[0].prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def _redirect(fd: int, path: str, flags: int) -> None:
@@ -210,7 +219,7 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
     limit = max(timeout * 2, 10.0)  # import and collection may import heavy modules
     deadline = time.monotonic() + limit
     timed_out = False
-    while True:
+    while not done:
         wait = deadline - time.monotonic()
         if wait <= 0:
             timed_out = True
@@ -235,6 +244,9 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
                 verdicts[event["nodeid"]] = event
                 running = None
                 deadline = time.monotonic() + limit
+                if collected and all(n in verdicts for n in collected):
+                    done = True  # every verdict is in: the child's teardown is not waited for
+                    break
             elif kind == "broken":
                 result["broken"] = event
             elif kind == "skipped":
@@ -425,6 +437,7 @@ def server_main(root: Path, req_fd: int, rep_fd: int, log_dir: Path) -> None:
     code = 3
     try:
         warm_pytest()
+        _load_libc()
         import pytest
 
         os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
