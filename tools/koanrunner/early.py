@@ -1,8 +1,9 @@
 """Forking the koan server, first thing: before the runner loads the rest of itself.
 
 ``python tools/koans.py`` imports this module (``os`` and ``sys`` only: not even ``pathlib``)
-and, for a command that runs koans, forks the server at once; the server imports pytest and starts its session on the
-other core while the learner's process loads the rest of the runner and reads the course.
+and, for a command that runs koans, forks the server at once; the server imports pytest and
+starts its session on the other core while the learner's process loads the rest of the runner
+and reads the course.
 """
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ def prestart(argv: list[str]) -> None:
     words = [arg for i, arg in enumerate(argv)
              if not arg.startswith("-") and not (i and argv[i - 1] in ("--timeout", "--color"))]
     root = default_root()
-    if (words[0] if words else "run") not in RUNS_KOANS or not os.path.isdir(os.path.join(root, "koans")):
+    command = words[0] if words else "run"
+    if command not in RUNS_KOANS or not os.path.isdir(os.path.join(root, "koans")):
         return
     _started.append((root, config_signature(root), fork_server(root)))
 
