@@ -21,4 +21,4 @@ if __name__ == "__main__":
         sys.stderr.flush()
     except OSError:  # `koans.py | head`: nobody reads any more
         code = code or 1
-    os._exit(code)  # everything is saved and flushed: skip the interpreter's teardown
+    os._exit(int(code or 0))  # everything is saved and flushed: skip the interpreter's teardown
