@@ -27,12 +27,28 @@ import pytest
 
 PLUGIN = "koans"
 ROOT = Path(__file__).resolve().parent
+
+
+def _course_model_dir() -> Path | None:
+    """tools/, where the course model lives: beside this file, or above a scratch copy of it
+    (a kata workspace under .koans/)."""
+    for base in (ROOT, *ROOT.parents):
+        if (base / "tools" / "koanrunner" / "course.py").is_file():
+            return base / "tools"
+    return None
+
+
+_tools = _course_model_dir()
+if _tools is not None and str(_tools) not in sys.path:
+    sys.path.insert(0, str(_tools))
+from koanrunner import course as model  # noqa: E402 - the one course model, shared with tools/
 COURSE_DIRS = ("koans", "answers")
 BLANK_NAMES = ("__", "___")
 PROPERTY = "koan"
 
 HELP_RAW = "show pytest's own tracebacks instead of the learner-facing koan messages"
 HELP_JSON = "write every koan's outcome, kind and message to this JSON file"
+HELP_ALL = "plain pytest's report of every koan, instead of the path (the first unsolved koan)"
 HELP_TIMEOUT = "fail a koan that runs longer than this many seconds (0: never; POSIX only)"
 
 
@@ -102,15 +118,10 @@ class Source:
 
     @classmethod
     def read(cls, path: Path) -> Source:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError:
+        text = model.read_source(path)
+        if text is None:
             return cls(path, [], None)
-        try:
-            tree: ast.Module | None = ast.parse(text, filename=str(path))
-        except SyntaxError:
-            tree = None
-        return cls(path, text.splitlines(), tree)
+        return cls(path, text.splitlines(), model.parse(text))
 
     def line(self, lineno: int) -> str:
         return self.lines[lineno - 1] if 0 < lineno <= len(self.lines) else ""
@@ -199,11 +210,34 @@ def koan_notes(test_file: Path, rootdir: Path, test_name: str) -> dict[str, Any]
     return {}
 
 
-def misconception_for(value: object, notes: dict[str, Any]) -> str | None:
-    """The explanation of a listed misconception whose fill equals ``value``."""
+def _expression_key(text: str) -> str | None:
+    """What a fill says, whatever the spacing or parentheses: its expression's AST."""
+    try:
+        return ast.dump(ast.parse(text.strip(), mode="eval").body)
+    except (SyntaxError, ValueError):
+        return None
+
+
+def misconception_for(notes: dict[str, Any], typed: list[Any] | None = None,
+                      value: object = NotImplemented) -> str | None:
+    """The explanation of a listed misconception the learner typed. ``typed``: the fills at the
+    koan's blanks (the course model's ``Filled``), matched on what was typed at the blank the
+    entry names (``blank = N``, default 0). Without them (no pristine copy to align with), the
+    value the failed comparison saw is matched instead."""
     import math
 
-    for entry in notes.get("misconceptions", []):
+    entries = [e for e in notes.get("misconceptions", []) if isinstance(e, dict) and "fill" in e]
+    if typed:
+        for entry in entries:
+            index = int(entry.get("blank", 0))
+            fill = next((f for f in typed if f.index == index), None)
+            key = _expression_key(str(entry["fill"]))
+            if fill is not None and fill.filled and key is not None and key == _expression_key(fill.text):
+                return str(entry.get("why", "")).strip()
+        return None
+    if value is NotImplemented:
+        return None
+    for entry in entries:
         try:
             expected = eval(entry["fill"], {"__builtins__": builtins, "math": math})
             if type(expected) is type(value) and repr(expected) == repr(value):
@@ -211,6 +245,128 @@ def misconception_for(value: object, notes: dict[str, Any]) -> str | None:
         except Exception:
             continue
     return None
+
+
+# --------------------------------------------------------------------------------------------
+# What the learner changed: the file aligned with its pristine koan
+
+
+_ALIGNED: dict[tuple[str, int, int], tuple[Any, str]] = {}
+
+
+def alignment_of(path: Path, rootdir: Path) -> tuple[Any, str]:
+    """The learner's koan file aligned with its pristine version: (Alignment, "") or (None, why
+    it cannot be). Answers align with their koans the same way."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None, "the file is missing"
+    key = (str(path), st.st_mtime_ns, st.st_size)
+    if key not in _ALIGNED:
+        _ALIGNED[key] = _align(path, rootdir)
+    return _ALIGNED[key]
+
+
+def _align(path: Path, rootdir: Path) -> tuple[Any, str]:
+    from koanrunner.pristine import Pristine
+
+    part = course_part(path, rootdir)
+    rel = path.resolve().relative_to(rootdir).as_posix()
+    text = model.read_source(path)
+    if text is None:
+        return None, "Python cannot read the file"
+    if part == "answers":
+        pristine = model.read_source(rootdir / ("koans" + rel[len("answers"):]))
+        why = "its koan file is missing"
+    else:
+        try:
+            pristine, why = Pristine(model.Course(rootdir)).text(rel)
+        except Exception as err:  # an unreadable .koans/ must not stop the koans
+            pristine, why = None, f"{type(err).__name__}: {err}"
+    if pristine is None and part == "koans":
+        # No pristine copy: a koan that reads exactly as its answer does is still provably
+        # solved; anything else cannot be told apart from an edit outside the blanks.
+        answer = model.read_source(rootdir / ("answers" + rel[len("koans"):]))
+        if answer is not None:
+            found = model.align(answer, text)
+            return (found, why) if found is not None else (None, "the file does not parse")
+    if pristine is None:
+        return None, why
+    found = model.align(pristine, text)
+    return (found, "") if found is not None else (None, "the file does not parse")
+
+
+def typed_fills(item: pytest.Item) -> list[Any] | None:
+    found, _ = alignment_of(Path(str(item.path)), item.config.rootpath)
+    if found is None:
+        return None
+    return found.fills_of(_qualname(item))
+
+
+def _qualname(item: pytest.Item) -> str:
+    name = getattr(item, "originalname", None) or item.name.split("[")[0]
+    cls = getattr(item, "cls", None)
+    return f"{cls.__name__}::{name}" if cls is not None else name
+
+
+# --------------------------------------------------------------------------------------------
+# Exception blanks ask for the exact class
+
+
+class TooBroad(AssertionError):
+    """An exception blank was filled with a parent of the class Python raised."""
+
+    def __init__(self, wrote: type, raised: type) -> None:
+        self.wrote, self.raised = wrote, raised
+        super().__init__(f"too broad: Python raised {raised.__name__}, a kind of {wrote.__name__}")
+
+
+_original_raises = pytest.raises
+
+
+def _exception_fill_at(frame: Any) -> Any:
+    """The exception blank whose ``pytest.raises`` is being called from ``frame``, if any."""
+    item = _current.get("item")
+    if item is None or frame is None:
+        return None
+    if os.path.normcase(frame.f_code.co_filename) != os.path.normcase(str(item.path)):
+        return None
+    if course_part(Path(str(item.path)), item.config.rootpath) is None:
+        return None
+    for fill in typed_fills(item) or ():
+        if fill.raises_span and fill.raises_span[0] <= frame.f_lineno <= fill.raises_span[1]:
+            return fill
+    return None
+
+
+class _Exactly:
+    """``pytest.raises`` for an exception blank: the class written must be the class raised."""
+
+    def __init__(self, context: Any, expected: type) -> None:
+        self.context, self.expected = context, expected
+
+    def __enter__(self) -> Any:
+        return self.context.__enter__()
+
+    def __exit__(self, kind: Any, value: Any, tb: Any) -> Any:
+        __tracebackhide__ = True
+        suppressed = self.context.__exit__(kind, value, tb)
+        if suppressed and kind is not None and kind is not self.expected:
+            raise TooBroad(self.expected, kind) from None
+        return suppressed
+
+
+def raises(expected_exception: Any, *args: Any, **kwargs: Any) -> Any:
+    __tracebackhide__ = True
+    context = _original_raises(expected_exception, *args, **kwargs)
+    if args or not isinstance(expected_exception, type):
+        return context
+    if _exception_fill_at(sys._getframe(1)) is None:
+        return context
+    return _Exactly(context, expected_exception)
+
+
+pytest.raises = raises  # type: ignore[assignment]
 
 
 # --------------------------------------------------------------------------------------------
@@ -278,11 +434,24 @@ def classify(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException]) ->
         text = f"{rel}:{where}: fill in the blank on line {where}\n    {src.line(where).strip()}"
         if where != line:
             text += f"\n  (the blank reached line {line} unfilled: {code})"
-        return Verdict("blank", rel, where, text)
+        return Verdict("blank", rel, where, text + _branch_note(src, where))
 
     name = getattr(item, "originalname", item.name)
+    notes = koan_notes(path, item.config.rootpath, name)
+    typed = typed_fills(item) if course_part(path, item.config.rootpath) == "koans" else None
     if isinstance(exc, KoanTimeout):
         return Verdict("timeout", rel, line, f"{rel}:{line}: stopped here: {exc}\n    {code}")
+    wrong_class = _exception_fill_failed(item, excinfo, path, typed)
+    if wrong_class is not None:
+        fill, where = wrong_class
+        if isinstance(exc, TooBroad):
+            head = (f"too broad: Python raised {exc.raised.__name__}, a kind of "
+                    f"{exc.wrote.__name__}: name the exact class")
+        else:
+            head = f"you wrote {fill.text}, Python raised {type(exc).__name__}: {exc}"
+        text = f"{rel}:{where}: not yet: {head}\n    {src.line(where).strip()}"
+        text += _why(misconception_for(notes, [fill]))
+        return Verdict("wrong", rel, where, text + _branch_note(src, where))
     if isinstance(exc, AssertionError):
         compare = _last_compare.get(item.nodeid)
         if compare:
@@ -294,26 +463,89 @@ def classify(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException]) ->
             else:
                 head = f"Python says this is false: {left} {op} {right}"
             text = f"{rel}:{line}: not yet: {head}\n    {code}"
-            why = misconception_for(value, koan_notes(path, item.config.rootpath, name))
-            if why:
-                why = "\n".join("  " + row for row in why.splitlines())
-                text += f"\n\n  A common thought, and why it fails:\n{why}"
-            return Verdict("wrong", rel, line, text)
-        detail = str(exc).split("\n")[0]
-        text = f"{rel}:{line}: not yet: this assertion is still false\n    {code}"
-        if detail and not detail.startswith("assert "):
-            text += f"\n  {detail}"
-        return Verdict("wrong", rel, line, text)
+        else:
+            detail = str(exc).split("\n")[0]
+            text = f"{rel}:{line}: not yet: this assertion is still false\n    {code}"
+            if detail and not detail.startswith("assert "):
+                text += f"\n  {detail}"
+            value = NotImplemented
+        text += _falsifying_example(exc)
+        text += _why(misconception_for(notes, typed, value))
+        return Verdict("wrong", rel, line, text + _branch_note(src, line))
 
     text = f"{rel}:{line}: Python raised {type(exc).__name__}: {exc}\n    {code}"
-    return Verdict("error", rel, line, text)
+    return Verdict("error", rel, line, text + _falsifying_example(exc) + _branch_note(src, line))
+
+
+def _why(note: str | None) -> str:
+    if not note:
+        return ""
+    return "\n\n  A common thought, and why it fails:\n" + "\n".join("  " + row for row in note.splitlines())
+
+
+def _exception_fill_failed(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException],
+                           path: Path, typed: list[Any] | None) -> tuple[Any, int] | None:
+    """The exception blank that failed, and its line: one filled too broadly, or one whose
+    ``with pytest.raises`` let a different exception through from its body."""
+    fills = [f for f in typed or () if f.raises_span and f.filled]
+    if not fills:
+        return None
+    if isinstance(excinfo.value, TooBroad):
+        return fills[0], fills[0].raises_span[0]
+    short = getattr(item, "originalname", item.name).split("[")[0]
+    target = os.path.normcase(str(path))
+    test_line = 0
+    tb = excinfo.tb
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        if os.path.normcase(code.co_filename) == target and code.co_name == short:
+            test_line = tb.tb_lineno
+        tb = tb.tb_next
+    for fill in fills:
+        first, last = fill.raises_span
+        if first < test_line <= last:
+            return fill, first
+    return None
+
+
+def _falsifying_example(exc: BaseException) -> str:
+    """Hypothesis notes the input that broke the koan; the learner needs to see it."""
+    rows = [str(n) for n in getattr(exc, "__notes__", ()) if "Falsifying example" in str(n)]
+    if not rows:
+        return ""
+    return "\n  Hypothesis found an input that breaks it:\n" + "\n".join(
+        "    " + row for note in rows for row in note.splitlines())
+
+
+def _branch_note(src: Source, line: int) -> str:
+    """Which way a version branch goes on this Python, when the line sits inside one."""
+    if src.tree is None or not line:
+        return ""
+    for node in ast.walk(src.tree):
+        if not isinstance(node, ast.If) or "version_info" not in ast.unparse(node.test):
+            continue
+        body_end = max(getattr(n, "end_lineno", 0) or 0 for n in node.body)
+        in_body = node.body[0].lineno <= line <= body_end
+        in_else = bool(node.orelse) and node.orelse[0].lineno <= line <= (node.end_lineno or 0)
+        if not (in_body or in_else):
+            continue
+        condition = ast.unparse(node.test)
+        try:
+            taken = bool(eval(condition, {"sys": sys}))
+        except Exception:
+            continue
+        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        part = "the `if` part" if in_body else "the `else` part"
+        return (f"\n  (on this Python, {version}, `{condition}` is {taken}: {part} is the one "
+                "that runs here)")
+    return ""
 
 
 def broken_file(path: Path, config: pytest.Config) -> Verdict:
     """Why a koan file cannot even be imported: a SyntaxError, NameError, ImportError..."""
     rel = _relative(path, config)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_bytes()
     except OSError as err:
         return Verdict("broken", rel, 0, f"{rel}: cannot read this file: {err.strerror}")
     try:
@@ -356,9 +588,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--koans-raw", action="store_true", default=False, help=HELP_RAW)
     group.addoption("--koans-json", metavar="PATH", default=None, help=HELP_JSON)
     group.addoption("--koans-timeout", metavar="SECONDS", type=float, default=0.0, help=HELP_TIMEOUT)
+    group.addoption("--koans-all", action="store_true", default=False, help=HELP_ALL)
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    import math
+
+    limit = config.getoption("koans_timeout")
+    if not math.isfinite(limit) or limit < 0:
+        raise pytest.UsageError(f"--koans-timeout={limit:g}: give a number of seconds, "
+                                "0 (never) or more, and finite")
     config.pluginmanager.register(PathSummary(config), "koans-summary")
 
 
@@ -404,14 +643,22 @@ def _time_is_up(limit: float) -> Any:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
     outcome = yield
     report = outcome.get_result()
-    if course_part(Path(str(item.path)), item.config.rootpath) is None:
+    path = Path(str(item.path))
+    part = course_part(path, item.config.rootpath)
+    if part is None:
         return
     if report.when == "call" or (report.when == "setup" and not report.passed):
-        if report.passed:
-            verdict = Verdict("passed", _relative(Path(str(item.path)), item.config), 0, "")
-        elif report.skipped:
-            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
-            verdict = Verdict("skipped", _relative(Path(str(item.path)), item.config), 0, reason)
+        rel = _relative(path, item.config)
+        if report.passed or report.skipped:
+            verdict = _unchanged(item, path, rel) if part == "koans" else None
+            if verdict is not None:  # it passed or skipped, but not as the koan asks
+                report.outcome = "failed"
+                report.longrepr = verdict.message
+            elif report.passed:
+                verdict = Verdict("passed", rel, 0, "")
+            else:
+                reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+                verdict = Verdict("skipped", rel, 0, reason)
         elif call.excinfo is not None:
             verdict = classify(item, call.excinfo)
             if not item.config.getoption("koans_raw"):
@@ -420,6 +667,28 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             return
         report.user_properties.append((PROPERTY, verdict.as_dict()))
     _last_compare.pop(item.nodeid, None)
+
+
+def _unchanged(item: pytest.Item, path: Path, rel: str) -> Verdict | None:
+    """None when the learner's koan differs from the pristine one at its blanks alone; else
+    the verdict that says where it differs (a pass or skip there does not count)."""
+    found, why = alignment_of(path, item.config.rootpath)
+    if found is None:
+        return Verdict("changed", rel, 0, f"{rel}: this koan ran, but it cannot be compared with "
+                       f"its original ({why}), so it does not count as solved")
+    line = found.changed_at(_qualname(item))
+    if line is None:
+        return None
+    code = source_of(path).line(line).strip()
+    if why:  # compared with the answer key, for want of a pristine copy
+        return Verdict("changed", rel, line, (
+            f"{rel}:{line}: this koan ran, but no pristine copy of the file is known ({why}), "
+            "and it differs from the answer key here, so it cannot be proven solved.\n    " + code))
+    return Verdict("changed", rel, line, (
+        f"{rel}:{line}: changed outside the blanks: this line differs from the original koan, "
+        f"so the koan does not count as solved. Only the blanks are yours to fill: put the line "
+        f"back (or `python tools/koans.py reset {rel}`, which backs up your version first)."
+        f"\n    {code}"))
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -511,18 +780,88 @@ def _load_hypothesis_profile() -> None:
 
 
 class PathSummary:
-    """Counts solved koans and names the next one, in curriculum (collection) order. Works under
-    xdist: the controller hears every worker's reports and the workers' collected ids."""
+    """What the run says about the path: every koan the course has in the run's scope (the
+    answer key names them), in curriculum order, each with what happened to it. Works under
+    xdist: the controller hears every worker's reports and the workers' collected ids.
+
+    Plain ``pytest koans`` is itself the path (``path mode``: no ``-v``, ``--koans-all``, xdist
+    or ``--koans-raw``): koan files still exactly as shipped are not run past the first of them
+    (their koans cannot pass: each has a blank), the first unsolved koan is shown in full, each
+    topic gets one line, and the last lines are the progress and the next step."""
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
         self.order: list[str] = []
         self.results: dict[str, dict[str, Any]] = {}
         self.broken: dict[str, dict[str, Any]] = {}
+        self.untouched: dict[str, str] = {}  # nodeid -> why it was not run
+        self.expected: list[str] = []
+        self.path_mode = False
+
+    # -- what the course has in this run's scope ---------------------------------------------
+
+    def scope(self) -> list[str]:
+        """The koan nodeids the answer key names for the run's arguments."""
+        root = self.config.rootpath
+        wanted: list[str] = []
+        for arg in self.config.args:
+            target, _, test = str(arg).partition("::")
+            try:
+                rel = Path(self.config.invocation_params.dir, target).resolve().relative_to(root)
+            except ValueError:
+                continue
+            if not rel.parts or rel.parts[0] != "koans" or "katas" in rel.parts:
+                continue
+            answers = root / "answers" / Path(*rel.parts[1:])
+            files = sorted(answers.rglob("test_*.py")) if answers.is_dir() else [answers]
+            for answer in files:
+                if "katas" in answer.relative_to(root).parts:
+                    continue
+                text = model.read_source(answer)
+                tree = model.parse(text) if text else None
+                if tree is None:
+                    continue
+                nodeid = "koans/" + answer.relative_to(root / "answers").as_posix()
+                for name, _ in model.test_functions(tree):
+                    if not test or name == test.split("[")[0]:
+                        wanted.append(f"{nodeid}::{name}")
+        return wanted
+
+    def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
+                                      items: list[pytest.Item]) -> None:
+        self.expected = self.scope()
+        koan_items = [i for i in items if course_part(Path(str(i.path)), config.rootpath) == "koans"]
+        self.path_mode = bool(koan_items) and not (
+            config.getoption("koans_all") or config.getoption("verbose") > 0
+            or config.getoption("koans_raw") or getattr(config.option, "numprocesses", None)
+            or hasattr(config, "workerinput"))
+        if not self.path_mode:
+            return
+        config.option.tbstyle = "no"  # the first unsolved koan is shown in full, below
+        reporter = config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.reportchars = ""  # no FAILED line per koan: the path says what is next
+        if config.getoption("verbose") == 0:
+            config.option.verbose = -1
+        keep, dropped, first_pristine = [], [], None
+        for item in items:
+            path = Path(str(item.path))
+            if item in koan_items and _untouched(path, config.rootpath):
+                if first_pristine is None:
+                    first_pristine = path
+                if path != first_pristine:
+                    skip = item.get_closest_marker("skip")
+                    self.untouched[item.nodeid] = "skipped" if skip else "blank"
+                    dropped.append(item)
+                    continue
+            keep.append(item)
+        if dropped:
+            items[:] = keep
+            config.hook.pytest_deselected(items=dropped)
 
     def pytest_collection_finish(self, session: pytest.Session) -> None:
         if not self.order:
-            self.order = [item.nodeid for item in session.items]
+            self.order = [item.nodeid for item in session.items] + list(self.untouched)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node: Any, ids: list[str]) -> None:
@@ -540,42 +879,124 @@ class PathSummary:
                 self.results[report.nodeid] = value
 
     def entries(self) -> list[dict[str, Any]]:
-        """Every koan of this run in curriculum order, broken files in their place."""
-        rows = [dict(nodeid=n, **self.results.get(n, {"kind": "unknown"})) for n in self.order]
+        """Every koan of this run in curriculum order, broken files in their place, and the
+        koans the course has that did not run: untouched, missing or stopped before."""
+        rows = []
+        for nodeid in self.order:
+            if nodeid in self.results:
+                rows.append(dict(nodeid=nodeid, **self.results[nodeid]))
+            elif nodeid in self.untouched:
+                kind = self.untouched[nodeid]
+                rel = nodeid.split("::")[0]
+                rows.append(dict(nodeid=nodeid, kind=kind, file=rel, line=0, message=(
+                    "skipped here" if kind == "skipped" else
+                    f"{rel}: untouched so far: each koan in it still has its blank")))
+            else:
+                rows.append(dict(nodeid=nodeid, kind="unknown", file=nodeid.split("::")[0], line=0,
+                                 message=f"{nodeid}: not run (the run stopped before it)"))
         rows += [dict(nodeid=n, **v) for n, v in self.broken.items()]
+        have = {row["nodeid"].split("[")[0] for row in rows}
+        broken_files = {n.split("::")[0] for n in self.broken}
+        for nodeid in self.expected:
+            rel = nodeid.split("::")[0]
+            if nodeid in have or rel in broken_files or rel in have:
+                continue
+            gone = not (self.config.rootpath / rel).is_file()
+            message = (f"{rel}: this koan file is missing (deleted or moved?)" if gone else
+                       f"{nodeid}: this koan is no longer in its file (renamed, deleted, or "
+                       "the file was emptied?)")
+            rows.append(dict(nodeid=nodeid, kind="missing", file=rel, line=0, message=message +
+                             f"; bring it back with: python tools/koans.py reset {rel}"))
+        expected_at = {nodeid: index for index, nodeid in enumerate(self.expected)}
         position = {nodeid: index for index, nodeid in enumerate(self.order)}
 
         def key(row: dict[str, Any]) -> tuple[tuple[str, ...], int]:
-            return (tuple(row["nodeid"].split("::", 1)[0].split("/")), position.get(row["nodeid"], -1))
+            nodeid = row["nodeid"]
+            at = expected_at.get(nodeid.split("[")[0], position.get(nodeid, -1))
+            return (tuple(nodeid.split("::", 1)[0].split("/")), at)
 
         return sorted(rows, key=key)
 
+    def koan_rows(self) -> list[dict[str, Any]]:
+        return [r for r in self.entries() if r["nodeid"].split("/", 1)[0] == "koans"]
+
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
+        if hasattr(self.config, "workerinput"):
+            return
         target = self.config.getoption("koans_json")
-        if target and not hasattr(self.config, "workerinput"):
+        if target:
             data = {"rootdir": str(self.config.rootpath), "koans": self.entries()}
             tmp = Path(f"{target}.tmp{os.getpid()}")
             tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
             os.replace(tmp, target)
+        rows = self.koan_rows()
+        if rows and session.exitstatus == 0 and any(r["kind"] not in ("passed", "skipped") for r in rows):
+            session.exitstatus = 1  # a koan not solved is never a green run, however it stopped
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
-        rows = [r for r in self.entries() if r["nodeid"].split("/", 1)[0] == "koans"]
+        rows = self.koan_rows()
         if not rows:
             return
+        tr = terminalreporter
         solved = sum(r["kind"] == "passed" for r in rows)
         skipped = sum(r["kind"] == "skipped" for r in rows)
         counted = len(rows) - skipped
-        tr = terminalreporter
+        upcoming = next((r for r in rows if r["kind"] not in ("passed", "skipped")), None)
+        if self.path_mode and upcoming is not None:
+            self.show_koan(tr, upcoming)
         tr.write_sep("=", "the path")
+        if self.path_mode:
+            self.show_topics(tr, rows, upcoming)
         line = f"{solved} of {counted} koans solved"
         if skipped:
             line += f" ({skipped} skipped here)"
-        tr.write_line(line + ".")
-        upcoming = next((r for r in rows if r["kind"] not in ("passed", "skipped")), None)
+        bar = _bar(solved, counted, 30) + " " if self.path_mode else ""
+        tr.write_line(bar + line + ".")
         if upcoming is None:
             tr.write_line("Every koan in this run is solved.")
             return
         tr.write_line(f"Next: {upcoming['nodeid']}")
         if upcoming.get("message"):
             tr.write_line("  " + upcoming["message"].splitlines()[0])
-        tr.write_line("Walk the path with: python tools/koans.py")
+        tr.write_line("Walk the path with: python tools/koans.py   (every koan's report: "
+                      "pytest koans --koans-all)")
+
+    def show_koan(self, tr: Any, row: dict[str, Any]) -> None:
+        """The first unsolved koan in full: its lesson, its line, what went wrong."""
+        tr.write_sep("_", row["nodeid"].split("::")[-1])
+        path = self.config.rootpath / row["file"]
+        src = source_of(path)
+        func = src.function(row["nodeid"].split("::")[-1].split("[")[0])
+        lesson = ast.get_docstring(func) if func is not None else ""
+        for text in (lesson or "").splitlines():
+            tr.write_line("  " + text)
+        if lesson:
+            tr.write_line("")
+        for text in str(row.get("message") or "").splitlines():
+            tr.write_line(text)
+
+    def show_topics(self, tr: Any, rows: list[dict[str, Any]], upcoming: dict[str, Any] | None) -> None:
+        topics: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            topics.setdefault(row["nodeid"].split("/")[1], []).append(row)
+        width = max(len(name) for name in topics)
+        here = upcoming["nodeid"].split("/")[1] if upcoming else None
+        for name, members in topics.items():
+            done = sum(r["kind"] == "passed" for r in members)
+            total = sum(r["kind"] != "skipped" for r in members)
+            mark = ">" if name == here else " "
+            tail = "  <- you are here" if name == here else ""
+            tr.write_line(f" {mark} {name.ljust(width)}  {_bar(done, total, 12)} {done}/{total}{tail}")
+
+
+def _untouched(path: Path, rootdir: Path) -> bool:
+    """A koan file exactly as shipped (aligned with its pristine version, every blank empty)."""
+    found, _ = alignment_of(path, rootdir)
+    return found is not None and not found.changed and not any(f.filled for f in found.fills)
+
+
+def _bar(done: int, total: int, width: int) -> str:
+    filled = round(width * done / total) if total else width
+    encoding = (getattr(sys.stdout, "encoding", None) or "ascii").lower().replace("-", "")
+    full, empty = ("█", "░") if encoding in ("utf8", "utf16", "utf32") else ("#", ".")
+    return full * filled + empty * (width - filled)

@@ -24,6 +24,7 @@ import builtins
 import json
 import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -34,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from koanrunner.course import read_toml  # tools/ is on no path of its own
+from koanrunner.course import copy_support, read_toml  # tools/ is on no path of its own
 
 ROOT = Path(__file__).resolve().parent.parent
 BLANKS = ("__", "___")
@@ -242,6 +243,17 @@ def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
                 continue
             Differ(kf, atext, report).run(ktree, atree)
             _number_fills(kf)
+            tests_here = dict(test_functions(ktree))
+            for fill in kf.fills:
+                func = tests_here.get(fill.test)
+                if func is not None and gives_away(fill.text, func):
+                    report.breach(
+                        f"koans/{topic}/{name}::{fill.test}",
+                        f"the fill `{fill.text}` (line {fill.lineno}) stands in the koan's own "
+                        "name or docstring: the koan can be solved by copying",
+                        "state the principle or mechanism, not the value; the answer is shown "
+                        "after the pass",
+                    )
             for test, func in test_functions(ktree):
                 kf.tests[test] = func
                 where = f"koans/{topic}/{name}::{test}"
@@ -272,6 +284,24 @@ def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
                           "rename the table to the koan's test name or remove it")  # fmt: skip
         report.count("topics")
     return files
+
+
+GIVEAWAY_EXEMPT = {"true", "false", "none"}
+
+
+def normalised(text: str) -> str:
+    """Text as the giveaway rule compares it: lower case; whitespace, quotes and underscores
+    dropped."""
+    return re.sub(r"[\s'\"_`]", "", text.lower())
+
+
+def gives_away(fill_text: str, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a fill's text (normalised) appears in its own test's name or docstring.
+    One-character fills and True/False/None are exempt."""
+    fill = normalised(fill_text.split("#")[0])
+    if len(fill) <= 1 or fill in GIVEAWAY_EXEMPT:
+        return False
+    return fill in normalised(func.name) or fill in normalised(ast.get_docstring(func) or "")
 
 
 def _is_test_file(name: str) -> bool:
@@ -485,7 +515,7 @@ def koans_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) -> 
             elif kind == "skipped":
                 report.count("koans skipped here")
                 report.notes.append(f"unverified here: {where} skipped ({row.get('message', '')})")
-            elif kind == "passed":
+            elif kind in ("passed", "changed"):  # "changed": it passed, differing from its answer
                 report.breach(where, "passes as shipped", "make the assertion depend on its blank")
             else:
                 report.breach(where, f"fails as shipped, but not on its blank ({kind})", _first(row))
@@ -539,8 +569,7 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) 
         return
     with tempfile.TemporaryDirectory(prefix="koans-mutants-") as tmp:
         scratch = Path(tmp)
-        for name in ("conftest.py", "pyproject.toml"):
-            shutil.copy2(root / name, scratch / name)
+        copy_support(root, scratch)
         texts: dict[Path, str] = {}
         targets: list[str] = []
         for number, mutant in enumerate(mutants):

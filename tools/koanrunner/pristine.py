@@ -24,9 +24,10 @@ import os
 import shutil
 import subprocess
 import time
+from collections.abc import Callable
 from pathlib import Path
 
-from .course import KOANS, Course, listing, looks_pristine
+from .course import KOANS, Course, is_pristine_of, listing, looks_pristine, read_source
 
 MANIFEST = "manifest.json"
 
@@ -114,28 +115,54 @@ class Pristine:
         return key is None or recorded is None or recorded == key
 
     def text(self, rel: str) -> tuple[str | None, str]:
-        """The pristine text of a koan file and where it came from (or None and why not)."""
-        snap = self.dir / rel
-        try:
-            text = snap.read_text(encoding="utf-8")
-        except OSError:
-            text = None
-        current = self.is_current(rel)
-        if text is not None and current and (not rel.endswith(".py") or looks_pristine(text)):
-            return text, "the snapshot taken at your first run"
-        from_git = self._from_git(rel)
+        """The pristine text of a koan file and where it came from (or None and why not).
+
+        A candidate is pristine when it is the answer file with blanks where the fills are
+        (``is_pristine_of``); without an answer file, when every koan in it still has a blank.
+        Candidates: the snapshot, the file itself as it is now (then it is snapshotted), git."""
+        if not rel.endswith(".py"):
+            try:
+                return (self.dir / rel).read_text(encoding="utf-8"), "the snapshot"
+            except (OSError, UnicodeDecodeError):
+                return None, f"no pristine copy of {rel} is known"
+        answer = read_source(self.course.file(rel).answer_path)
+
+        def valid(text: str | None) -> bool:
+            if text is None:
+                return False
+            return is_pristine_of(text, answer) if answer is not None else looks_pristine(text)
+
+        snap = read_source(self.dir / rel)
+        if valid(snap):
+            return snap, "the snapshot taken at your first run"
+        current = read_source(self.course.root / rel)
+        if valid(current):
+            self._take(rel)
+            return current, "the file itself, untouched so far"
+        from_git = self._from_git(rel, valid)
         if from_git is not None:
             return from_git, "git history"
-        if text is not None and not current:
+        if snap is not None and not self.is_current(rel):
             return None, (f"{rel} changed in an update of the course since your first run, and "
                           "no pristine copy of the new version is known (git has none): get it "
                           "from the course's repository")
-        if text is not None:
+        if snap is not None:
             return None, (f"the snapshot of {rel} already has solved koans (they were filled before"
                           " the runner first ran) and git has no pristine version")
         return None, f"no pristine copy of {rel} is known (no snapshot, no git history)"
 
-    def _from_git(self, rel: str) -> str | None:
+    def _take(self, rel: str) -> None:
+        """Snapshot one file now (a read-only checkout simply keeps none)."""
+        target = self.dir / rel
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+            shutil.copy2(self.course.root / rel, tmp)
+            os.replace(tmp, target)
+        except OSError:
+            pass
+
+    def _from_git(self, rel: str, valid: Callable[[str | None], bool] = looks_pristine) -> str | None:
         root = self.course.root
         try:
             revs = subprocess.run(
@@ -145,7 +172,7 @@ class Pristine:
             for rev in revs[:200]:
                 shown = subprocess.run(["git", "show", f"{rev}:{rel}"], cwd=root,
                                        capture_output=True, text=True, timeout=20, check=False)
-                if shown.returncode == 0 and looks_pristine(shown.stdout):
+                if shown.returncode == 0 and valid(shown.stdout):
                     return shown.stdout
         except (OSError, subprocess.SubprocessError):
             return None

@@ -6,6 +6,8 @@ import shutil
 import textwrap
 from pathlib import Path
 
+from koanrunner.course import copy_support
+
 ROOT = Path(__file__).resolve().parents[2]
 
 KOAN = '''
@@ -17,7 +19,7 @@ def test_addition_is_exact():
     assert 2 + 2 == {fill_a}
 
 
-def test_lists_raise_index_error():
+def test_indexing_past_the_end_raises():
     """Indexing past the end raises."""
     with pytest.raises({fill_b}):
         [1, 2, 3][3]
@@ -36,7 +38,7 @@ hints = ["What is two plus two?"]
 fill = "22"
 why = "Plus on ints is arithmetic, not gluing digits."
 
-[test_lists_raise_index_error]
+[test_indexing_past_the_end_raises]
 hints = ["Which error names an index?"]
 
 [test_len_counts_characters]
@@ -52,8 +54,7 @@ def test_floor_division_rounds_down():
 
 def build_course(root: Path) -> Path:
     """A course of two topics: the first with three koans in one file, the second with one."""
-    for name in ("conftest.py", "pyproject.toml"):
-        shutil.copy2(ROOT / name, root / name)
+    copy_support(ROOT, root)
     write(root / "koans/01_first/test_01_basics.py", KOAN.format(fill_a="__", fill_b="___", fill_c="__"))
     write(root / "answers/01_first/test_01_basics.py", KOAN.format(fill_a="4", fill_b="IndexError", fill_c="5"))
     write(root / "koans/01_first/hints.toml", HINTS)

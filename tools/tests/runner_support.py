@@ -13,6 +13,7 @@ from typing import Any
 from collections.abc import Callable
 
 import pytest
+from koanrunner.course import copy_support
 
 REPO = Path(__file__).resolve().parents[2]
 RUNNER = REPO / "tools" / "koans.py"
@@ -94,8 +95,7 @@ def fill(text: str, fills: list[tuple[str, str]]) -> str:
 
 def make_course(root: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("conftest.py", "pyproject.toml"):
-        shutil.copy2(REPO / name, root / name)
+    copy_support(REPO, root)
     sources = {"01_basics/test_01_numbers.py": NUMBERS, "01_basics/test_02_strings.py": STRINGS,
                "02_more/test_01_more.py": MORE}
     for rel, text in sources.items():

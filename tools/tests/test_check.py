@@ -42,7 +42,7 @@ def test_a_whole_course_passes_with_counts(course: Path) -> None:
 # (file, old, new, the words the breach must say). Each breaks one koan/answer pair.
 QUICK_BREACHES = [
     (ANSWER, "== 4", "== 5", "test_addition_is_exact: the answer does not pass"),
-    (KOAN, "== __\n\n\ndef test_lists", "== 4\n\n\ndef test_lists", "test_addition_is_exact: no blank"),
+    (KOAN, "== __\n\n\ndef test_indexing", "== 4\n\n\ndef test_indexing", "test_addition_is_exact: no blank"),
     (ANSWER, "[1, 2, 3][3]", "[1, 2, 3][4]", "differs from its koan beyond the blanks"),
     (KOAN, '"""Small ints add exactly."""', "", "test_addition_is_exact: no lesson"),
     ("koans/01_first/hints.toml", "[test_len_counts_characters]", "[test_len_counts_chars]",

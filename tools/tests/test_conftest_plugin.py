@@ -79,7 +79,8 @@ def course(pytester: pytest.Pytester) -> Path:
 
 
 def run(pytester: pytest.Pytester, *args: str) -> pytest.RunResult:
-    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args)
+    """Every koan's report (``--koans-all``); the path view has tests of its own."""
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", "--koans-all", *args)
 
 
 def test_an_unfilled_blank_names_its_file_and_line(pytester: pytest.Pytester, course: Path) -> None:
@@ -164,7 +165,7 @@ def test_the_summary_counts_and_names_the_next_koan(pytester: pytest.Pytester, c
         [
             "*the path*",
             "1 of 4 koans solved.",
-            "Next: koans/01_first/test_01_basics.py::test_lists_raise_index_error",
+            "Next: koans/01_first/test_01_basics.py::test_indexing_past_the_end_raises",
         ]
     )
 
@@ -174,7 +175,7 @@ def test_the_summary_is_the_same_under_xdist(pytester: pytest.Pytester, course: 
     replace_in(course / "koans/01_first/test_01_basics.py", "== __", "== 4")
     result = run(pytester, "koans", "-n", "2")
     result.stdout.fnmatch_lines(
-        ["1 of 4 koans solved.", "Next: koans/01_first/test_01_basics.py::test_lists_raise_index_error"]
+        ["1 of 4 koans solved.", "Next: koans/01_first/test_01_basics.py::test_indexing_past_the_end_raises"]
     )
 
 
@@ -185,7 +186,7 @@ def test_the_json_report_lists_every_koan_in_order(pytester: pytest.Pytester, co
     rows = json.loads(out.read_text())["koans"]
     assert [(row["nodeid"].split("::")[-1], row["kind"]) for row in rows] == [
         ("test_addition_is_exact", "blank"),
-        ("test_lists_raise_index_error", "blank"),
+        ("test_indexing_past_the_end_raises", "blank"),
         ("test_len_counts_characters", "blank"),
         ("test_floor_division_rounds_down", "passed"),
     ]
@@ -264,6 +265,8 @@ def test_running_one_file_does_not_import_hypothesis_for_a_sibling(
             assert n + 0 == n
         ''',
     )
+    for name in ("test_02_alone.py", "test_03_props.py"):  # the answer key names every koan
+        write(course / "answers/02_second" / name, (course / "koans/02_second" / name).read_text())
     result = run(pytester, "koans/02_second/test_02_alone.py", "-p", "no:hypothesispytest")
     result.assert_outcomes(passed=1)
     result = run(pytester, "koans/02_second/test_03_props.py")

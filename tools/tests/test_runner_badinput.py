@@ -42,7 +42,8 @@ def test_a_deadlock_is_stopped_and_the_rest_of_the_path_still_works(course):
                 "    import threading\n    lock = threading.Lock()\n    lock.acquire()\n    lock.acquire()")
     out = course.run("--timeout", "1").stdout
     assert "stopped: it ran too long" in out and ":9" in out
-    course.edit(NUMBERS, "    lock.acquire()\n    lock.acquire()", "    assert 1 + 1 == 2")
+    course.edit(NUMBERS, "    import threading\n    lock = threading.Lock()\n    lock.acquire()\n"
+                "    lock.acquire()", "    assert 1 + 1 == 2")
     out = course.run("--timeout", "1").stdout
     assert "test_indexing_past_the_end_raises" in out
 

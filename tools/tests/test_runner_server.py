@@ -60,6 +60,7 @@ def drive(course, script: str, **env: str) -> dict:
 
 def test_runs_share_one_server_and_never_its_module_state(course):
     course.path("koans/01_basics/test_03_leak.py").write_text(LEAK, encoding="utf-8")
+    course.path("answers/01_basics/test_03_leak.py").write_text(LEAK, encoding="utf-8")
     found = drive(course, """
         with Runner(root, timeout=10) as runner:
             report("first", kinds(runner.run("koans/01_basics/test_03_leak.py", [])))
