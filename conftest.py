@@ -492,20 +492,17 @@ def _exception_fill_failed(item: pytest.Item, excinfo: pytest.ExceptionInfo[Base
         return None
     if isinstance(excinfo.value, TooBroad):
         return fills[0], fills[0].raises_span[0]
-    short = getattr(item, "originalname", item.name).split("[")[0]
     target = os.path.normcase(str(path))
-    test_line = 0
+    found = None
     tb = excinfo.tb
-    while tb is not None:
-        code = tb.tb_frame.f_code
-        if os.path.normcase(code.co_filename) == target and code.co_name == short:
-            test_line = tb.tb_lineno
+    while tb is not None:  # the innermost frame of the file that stands in a raises' body
+        if os.path.normcase(tb.tb_frame.f_code.co_filename) == target:
+            for fill in fills:
+                first, last = fill.raises_span
+                if first < tb.tb_lineno <= last:
+                    found = (fill, first)
         tb = tb.tb_next
-    for fill in fills:
-        first, last = fill.raises_span
-        if first < test_line <= last:
-            return fill, first
-    return None
+    return found
 
 
 def _falsifying_example(exc: BaseException) -> str:
@@ -696,6 +693,9 @@ def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
     outcome = yield
     report = outcome.get_result()
     path = getattr(collector, "path", None)
+    if isinstance(collector, pytest.Module) and path is not None and \
+            course_part(Path(str(path)), collector.config.rootpath) == "koans":
+        alignment_of(Path(str(path)), collector.config.rootpath)  # keeps a pristine copy
     if (
         isinstance(collector, pytest.Module)
         and path is not None
@@ -930,7 +930,7 @@ class PathSummary:
             tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
             os.replace(tmp, target)
         rows = self.koan_rows()
-        if rows and session.exitstatus == 0 and any(r["kind"] not in ("passed", "skipped") for r in rows):
+        if rows and session.exitstatus in (0, 5) and any(r["kind"] not in ("passed", "skipped") for r in rows):
             session.exitstatus = 1  # a koan not solved is never a green run, however it stopped
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:

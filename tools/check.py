@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from koanrunner.course import copy_support, read_toml  # tools/ is on no path of its own
+from koanrunner.course import copy_support, read_source, read_toml  # tools/ is on no path of its own
 
 ROOT = Path(__file__).resolve().parent.parent
 BLANKS = ("__", "___")
@@ -79,6 +79,7 @@ class Fill:
     end_col: int
     text: str  # the fill's source
     node: ast.expr
+    in_version_branch: bool = False  # inside an `if` on sys.version_info
 
 
 @dataclass
@@ -108,8 +109,18 @@ class Report:
 # Static pass: files, ASTs, lessons, hints
 
 
-def topics(root: Path, only: list[str]) -> list[str]:
-    names = {p.name for base in ("koans", "answers") for p in (root / base).glob("[0-9]*") if p.is_dir()}
+NOT_TOPICS = {"katas", "__pycache__"}
+
+
+def topics(root: Path, only: list[str], report: Report | None = None) -> list[str]:
+    names = {p.name for base in ("koans", "answers") for p in (root / base).iterdir()
+             if p.is_dir() and p.name not in NOT_TOPICS and not p.name.startswith(".")}
+    for name in sorted(names):
+        if not (len(name) > 3 and name[:2].isdigit() and name[2] == "_") and report is not None:
+            report.breach(f"koans/{name}", "a topic folder without its number: pytest and the "
+                          "runner walk it, in an order nobody chose",
+                          "name it NN_topic (two digits, an underscore), e.g. 17_" + name)
+    names = {n for n in names if len(n) > 3 and n[:2].isdigit() and n[2] == "_"}
     if only:
         missing = sorted(set(only) - names)
         if missing:
@@ -146,6 +157,7 @@ class Differ:
         self.test = ""
         self.cls = ""
         self.ok = True
+        self.versioned = 0  # depth of `if sys.version_info ...` branches around the node
 
     def run(self, koan: ast.Module, answer: ast.Module) -> None:
         self.visit(koan, answer)
@@ -169,6 +181,8 @@ class Differ:
                 self.mismatch(k, f"{type(k).__name__} in the koan, {type(a).__name__} in the answer")
                 return
             outer = (self.test, self.cls)
+            versioned = isinstance(k, (ast.If, ast.IfExp)) and "version_info" in ast.unparse(k.test)
+            self.versioned += versioned
             if isinstance(k, ast.ClassDef):
                 self.cls = k.name
             elif isinstance(k, (ast.FunctionDef, ast.AsyncFunctionDef)) and k.name.startswith("test"):
@@ -176,6 +190,7 @@ class Differ:
             for name in k._fields:
                 self.visit(getattr(k, name, None), getattr(a, name, None))
             self.test, self.cls = outer
+            self.versioned -= versioned
         elif isinstance(k, list):
             if not isinstance(a, list) or len(k) != len(a):
                 self.mismatch(self._anchor(k), "a different number of statements or items")
@@ -202,7 +217,7 @@ class Differ:
         text = ast.get_source_segment(self.text, a) or ast.unparse(a)
         end_lineno, end_col = a.end_lineno or a.lineno, a.end_col_offset or 0
         fill = Fill(self.kf.topic, self.kf.name, self.test, 0, a.lineno, a.col_offset,
-                    end_lineno, end_col, text, a)  # fmt: skip
+                    end_lineno, end_col, text, a, self.versioned > 0)  # fmt: skip
         self.kf.fills.append(fill)
 
 
@@ -229,8 +244,16 @@ def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
             side = "answers" if name in ktests else "koans"
             report.breach(f"{side}/{topic}/{name}", "missing: koans/ and answers/ must hold the same files",
                           f"add {side}/{topic}/{name} or remove its twin")  # fmt: skip
+        before = len(report.breaches)
         hints = _hints(kdir / "hints.toml", report, topic)
+        hints_broken = any("does not parse" in b.what for b in report.breaches[before:])
         seen: dict[str, str] = {}
+        for name in sorted(ktests):  # the koans that exist, whether or not their answer does
+            tree = parse_or_none(kdir / name)
+            for test, _ in test_functions(tree) if tree is not None else ():
+                seen.setdefault(test.split("::")[-1], name)
+        declared = dict(seen)
+        seen = {}
         for name in sorted(ktests & atests):
             kf = KoanFile(topic, name, kdir / name, adir / name)
             ktext = kf.koan_path.read_text(encoding="utf-8")
@@ -246,6 +269,11 @@ def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
             tests_here = dict(test_functions(ktree))
             for fill in kf.fills:
                 func = tests_here.get(fill.test)
+                restated = restates(fill, atree) if func is not None else None
+                if restated:
+                    report.breach(f"answers/{topic}/{name}:{fill.lineno}",
+                                  f"the fill `{fill.text}` {restated}: it has no teeth",
+                                  "fill with the value itself, as the learner would type it")
                 if func is not None and gives_away(fill.text, func):
                     report.breach(
                         f"koans/{topic}/{name}::{fill.test}",
@@ -274,12 +302,20 @@ def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
                 elif not n_blanks:
                     report.breach(where, "no blank", "replace the value the koan teaches with __ or ___")
                 entry = hints.get(short)
-                if not isinstance(entry, dict) or not entry.get("hints"):
+                if hints_broken:
+                    pass  # the parse error is the breach; no hint can be read until it is fixed
+                elif not isinstance(entry, dict) or not entry.get("hints"):
                     report.breach(where, "no hint", f"add [{short}] hints = [...] to koans/{topic}/hints.toml")
+                else:
+                    for fill in (f for f in kf.fills if f.test == test):
+                        for number, hint in enumerate(entry.get("hints", []), 1):
+                            if isinstance(hint, str) and states_fill(fill.text, hint):
+                                report.breach(where, f"hint {number} states the fill `{fill.text}`",
+                                              "ask a question that leads there instead")
                 report.count("koans")
             report.count("fills", len(kf.fills))
             files.append(kf)
-        for orphan in sorted(set(hints) - set(seen)):
+        for orphan in sorted(set(hints) - set(seen) - set(declared)):
             report.breach(f"koans/{topic}/hints.toml", f"hints for a koan that does not exist: [{orphan}]",
                           "rename the table to the koan's test name or remove it")  # fmt: skip
         report.count("topics")
@@ -293,6 +329,48 @@ def normalised(text: str) -> str:
     """Text as the giveaway rule compares it: lower case; whitespace, quotes and underscores
     dropped."""
     return re.sub(r"[\s'\"_`]", "", text.lower())
+
+
+def restates(fill: Fill, answer: ast.Module) -> str | None:
+    """Why a fill cannot fail whatever the machine does: it repeats the other side of its
+    comparison, or it is computed from the test's own variables."""
+    func = next((f for name, f in test_functions(answer) if name == fill.test), None)
+    if func is None:
+        return None
+    for node in ast.walk(func):
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1 and \
+                node.comparators[0] is not fill.node and ast.dump(node.left) == ast.dump(fill.node):
+            continue
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1 and \
+                any(c.lineno == fill.lineno and c.col_offset == fill.col for c in node.comparators) and \
+                ast.dump(node.left) == ast.dump(fill.node):
+            return "repeats the left side of its comparison"
+    local: set[str] = set()  # bound in the body (a Hypothesis koan's parameters are its inputs)
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            local.add(node.id)
+    used = sorted({n.id for n in ast.walk(fill.node) if isinstance(n, ast.Name) and n.id in local})
+    if used:
+        return f"is computed from the test's own variable{'s' * (len(used) > 1)} {', '.join(used)}"
+    return None
+
+
+def parse_or_none(path: Path) -> ast.Module | None:
+    text = read_source(path)
+    try:
+        return ast.parse(text) if text is not None else None
+    except SyntaxError:
+        return None
+
+
+def states_fill(fill_text: str, prose: str) -> bool:
+    """Whether a hint writes the fill out, as it would be typed (quotes included), as a whole
+    word: `int` in "print" is not, "Is it an int?" is."""
+    fill = " ".join(fill_text.split("#")[0].split()).lower()
+    if len(normalised(fill)) <= 1 or normalised(fill) in GIVEAWAY_EXEMPT:
+        return False
+    text = " ".join(prose.replace("`", "").split()).lower()
+    return re.search(rf"(?<![\w.]){re.escape(fill)}(?![\w])", text) is not None
 
 
 def gives_away(fill_text: str, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
@@ -442,9 +520,16 @@ def _rebuild(opener: str, items: list[str], closer: str, empty_set: bool = False
 
 
 def sibling_classes(cls: type) -> list[str]:
+    """Wrong classes to try: siblings, and for an exception its parents too (a blank asks for
+    the exact class raised, so `Exception` must not pass for `ZeroDivisionError`)."""
     pool = SIBLING_EXCEPTIONS if issubclass(cls, BaseException) else SIBLING_TYPES
     out = [name for name in pool if name != cls.__name__ and not issubclass(cls, getattr(builtins, name))]
-    return out[:3]
+    out = out[:3]
+    if issubclass(cls, BaseException) and cls is not BaseException:
+        parents = [cls.__mro__[1].__name__, "Exception", "BaseException"]
+        out += [p for p in dict.fromkeys(parents) if p != cls.__name__ and p != "object"
+                and issubclass(cls, getattr(builtins, p, object))]
+    return out
 
 
 def substitute(text: str, fill: Fill, replacement: str) -> str:
@@ -576,6 +661,8 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) 
             fill = mutant.fill
             kf_answer = root / "answers" / fill.topic / fill.file
             text = texts.setdefault(kf_answer, kf_answer.read_text(encoding="utf-8"))
+            koan_text = texts.setdefault(root / "koans" / fill.topic / fill.file,
+                                         (root / "koans" / fill.topic / fill.file).read_text(encoding="utf-8"))
             mutated = substitute(text, fill, mutant.replacement)
             try:
                 compile(mutated, fill.file, "exec")
@@ -583,9 +670,19 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) 
                 report.notes.append(f"mutant not valid Python, skipped: {fill.file}:{fill.lineno} "
                                     f"{fill.text} -> {mutant.replacement}")  # fmt: skip
                 continue
-            rel = f"answers/{fill.topic}/{fill.file[:-3]}__m{number:04d}.py"
-            (scratch / rel).parent.mkdir(parents=True, exist_ok=True)
-            (scratch / rel).write_text(mutated, encoding="utf-8")
+            name = f"{fill.file[:-3]}__m{number:04d}.py"
+            twins = {f"koans/{fill.topic}/{name}": koan_text, f"answers/{fill.topic}/{name}": mutated}
+            if mutant.source == "misconception":  # typed into the koan, as a learner would
+                twins = {f"koans/{fill.topic}/{name}": mutated, f"answers/{fill.topic}/{name}": text,
+                         f".koans/pristine/koans/{fill.topic}/{name}": koan_text}
+                hints_file = root / "koans" / fill.topic / "hints.toml"
+                if hints_file.is_file():
+                    (scratch / "koans" / fill.topic).mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(hints_file, scratch / "koans" / fill.topic / "hints.toml")
+            for where, content in twins.items():
+                (scratch / where).parent.mkdir(parents=True, exist_ok=True)
+                (scratch / where).write_text(content, encoding="utf-8")
+            rel = next(iter(twins)) if mutant.source == "misconception" else f"answers/{fill.topic}/{name}"
             mutant.path = rel
             targets.append(f"{rel}::{fill.test}")
         results = pytest_run(scratch, targets, jobs, "mutants")
@@ -594,6 +691,13 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) 
         probe = mutant.source == "probe" and mutant.path
         if probe and outcome_of(results, mutant.path, mutant.fill.test)["kind"] == "passed":
             unevaluated.add(id(mutant.fill))
+            if not mutant.fill.in_version_branch:
+                report.breach(
+                    f"answers/{mutant.fill.topic}/{mutant.fill.file}:{mutant.fill.lineno}",
+                    f"the blank `{mutant.fill.text}` is never evaluated, and not because of a "
+                    "Python version: the koan passes with the blank still in it",
+                    "put the blank where the koan's code always runs")
+                continue
             report.count("fills not evaluated on this Python")
             report.notes.append(
                 f"unverified here: answers/{mutant.fill.topic}/{mutant.fill.file}:"
@@ -606,7 +710,18 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) 
         fill = mutant.fill
         row = outcome_of(results, mutant.path, fill.test)
         where = f"answers/{fill.topic}/{fill.file}::{fill.test}"
-        if row["kind"] == "passed":
+        if mutant.source == "misconception" and row["kind"] not in ("passed", "skipped"):
+            note = _note_of(root, fill, mutant.replacement)
+            if row["kind"] != "wrong":
+                report.breach(where, f"the misconception `{mutant.replacement}` fails as {row['kind']}, "
+                              "not as a wrong value, so the learner never sees its note",
+                              f"make it a value the learner could type ({_first(row)})")
+                continue
+            if note and note.splitlines()[0].strip() not in row.get("message", ""):
+                report.breach(where, f"the misconception `{mutant.replacement}`, typed at its blank, "
+                              "fails without showing its note", "see how conftest.py matches typed fills")
+                continue
+        if row["kind"] in ("passed", "changed"):
             kind = "misconception" if mutant.source == "misconception" else "plausible wrong value"
             report.breach(
                 where,
@@ -619,6 +734,14 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) 
             report.count("mutants skipped here")
         else:
             report.count("misconceptions failing" if mutant.source == "misconception" else "mutants killed")
+
+
+def _note_of(root: Path, fill: Fill, typed: str) -> str:
+    hints = _hints(root / "koans" / fill.topic / "hints.toml", Report(), fill.topic)
+    for m in (hints.get(fill.test.split("::")[-1]) or {}).get("misconceptions", []):
+        if isinstance(m, dict) and str(m.get("fill")) == typed and int(m.get("blank", 0)) == fill.index:
+            return str(m.get("why", "")).strip()
+    return ""
 
 
 # --------------------------------------------------------------------------------------------
@@ -646,7 +769,7 @@ def main(argv: Iterable[str] | None = None) -> int:
         return 2
     jobs = args.jobs if args.jobs is not None else default_jobs()
     report = Report()
-    files = static_pass(root, topics(root, args.topic), report)
+    files = static_pass(root, topics(root, args.topic, report), report)
     koans_pass(root, files, jobs, report)
     answers_pass(root, files, jobs, report)
     if not args.quick:

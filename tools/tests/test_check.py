@@ -121,3 +121,86 @@ def test_an_unknown_topic_is_refused_by_name(course: Path) -> None:
     result = check(course, "--topic", "99_nothing")
     assert result.returncode != 0
     assert "--topic '99_nothing' is not a folder" in result.stderr
+
+
+# -- holes a new contributor falls into: each one a named breach ------------------------------
+
+
+def test_a_misconception_that_raises_is_a_breach_since_its_note_never_shows(course: Path) -> None:
+    replace_in(course / "koans/01_first/hints.toml", 'fill = "22"', 'fill = "(2, Tru)"')
+    result = check(course, "--topic", "01_first")
+    assert result.returncode == 1
+    assert "the misconception `(2, Tru)` fails as error, not as a wrong value" in result.stdout
+
+
+def test_a_listed_exception_misconception_shows_its_note(course: Path) -> None:
+    with (course / "koans/01_first/hints.toml").open("a") as handle:
+        handle.write('\n[[test_indexing_past_the_end_raises.misconceptions]]\nfill = "KeyError"\n'
+                     'why = """KeyError is for mappings."""\n')
+    result = check(course, "--topic", "01_first")
+    assert result.returncode == 0, result.stdout
+    assert "2 misconceptions failing" in result.stdout
+
+
+def test_a_fill_that_repeats_the_left_side_is_a_breach(course: Path) -> None:
+    replace_in(course / ANSWER, 'assert len("to be") == 5', 'assert len("to be") == len("to be")')
+    result = check(course, "--topic", "01_first", "--quick")
+    assert "repeats the left side of its comparison: it has no teeth" in result.stdout
+
+
+def test_a_fill_built_from_the_tests_own_variables_is_a_breach(course: Path) -> None:
+    replace_in(course / KOAN, 'assert len("to be") == __', 'n = len("to be")\n    assert len("to be") == __')
+    replace_in(course / ANSWER, 'assert len("to be") == 5', 'n = len("to be")\n    assert len("to be") == n')
+    result = check(course, "--topic", "01_first", "--quick")
+    assert "is computed from the test's own variable n: it has no teeth" in result.stdout
+
+
+def test_a_blank_no_python_ever_reaches_is_a_breach(course: Path) -> None:
+    replace_in(course / KOAN, 'assert len("to be") == __', 'if len("to be") > 9:\n        assert len("to be") == __')
+    replace_in(course / ANSWER, 'assert len("to be") == 5', 'if len("to be") > 9:\n        assert len("to be") == 5')
+    result = check(course, "--topic", "01_first")
+    assert "is never evaluated, and not because of a Python version" in result.stdout
+    assert result.returncode == 1
+
+
+def test_a_hint_that_states_the_fill_is_a_breach(course: Path) -> None:
+    replace_in(course / "koans/01_first/hints.toml", '"Count the space too."', '"It is 5."')
+    result = check(course, "--topic", "01_first", "--quick")
+    assert "hint 1 states the fill `5`" not in result.stdout  # one character: too common to judge
+    replace_in(course / "koans/01_first/hints.toml", '"What is two plus two?"', '"Is it IndexError?"')
+    replace_in(course / "koans/01_first/hints.toml", '"Which error names an index?"', '"Is it IndexError?"')
+    result = check(course, "--topic", "01_first", "--quick")
+    assert "test_indexing_past_the_end_raises: hint 1 states the fill `IndexError`" in result.stdout
+
+
+def test_a_fill_in_its_own_name_or_docstring_is_a_breach(course: Path) -> None:
+    replace_in(course / KOAN, '"""len counts characters."""', '"""len counts characters: five."""')
+    replace_in(course / ANSWER, '"""len counts characters."""', '"""len counts characters: five."""')
+    replace_in(course / KOAN, '"""Small ints add exactly."""', '"""Small ints add exactly: `4`."""')
+    replace_in(course / ANSWER, '"""Small ints add exactly."""', '"""Small ints add exactly: `4`."""')
+    replace_in(course / KOAN, "test_indexing_past_the_end_raises", "test_indexing_past_the_end_raises_index_error")
+    replace_in(course / ANSWER, "test_indexing_past_the_end_raises", "test_indexing_past_the_end_raises_index_error")
+    result = check(course, "--topic", "01_first", "--quick")
+    assert "the fill `IndexError` (line 11) stands in the koan's own name or docstring" in result.stdout
+    assert "the fill `4`" not in result.stdout  # one character: exempt
+
+
+def test_a_topic_folder_without_its_number_is_a_breach(course: Path) -> None:
+    (course / "koans/02_second").rename(course / "koans/second")
+    (course / "answers/02_second").rename(course / "answers/second")
+    result = check(course, "--quick")
+    assert "koans/second: a topic folder without its number" in result.stdout
+
+
+def test_a_broken_hints_file_is_one_breach_not_a_cascade(course: Path) -> None:
+    replace_in(course / "koans/01_first/hints.toml", "[test_addition_is_exact]", "[test_addition_is_exact")
+    result = check(course, "--topic", "01_first", "--quick")
+    assert "hints.toml: does not parse" in result.stdout
+    assert "no hint" not in result.stdout
+
+
+def test_a_missing_answer_file_does_not_orphan_its_hints(course: Path) -> None:
+    (course / ANSWER).unlink()
+    result = check(course, "--topic", "01_first", "--quick")
+    assert "answers/01_first/test_01_basics.py: missing" in result.stdout
+    assert "hints for a koan that does not exist" not in result.stdout

@@ -271,3 +271,111 @@ def test_running_one_file_does_not_import_hypothesis_for_a_sibling(
     result.assert_outcomes(passed=1)
     result = run(pytester, "koans/02_second/test_03_props.py")
     result.assert_outcomes(passed=1)
+
+
+# -- what the learner typed, and only a real pass counts ---------------------------------------
+
+BASICS = "koans/01_first/test_01_basics.py"
+
+
+def first_run(pytester: pytest.Pytester) -> None:
+    """The first run sees the koans as shipped and keeps a pristine copy of them."""
+    run(pytester, "koans")
+
+
+def test_a_misconception_typed_inside_a_larger_expression_is_answered(
+    pytester: pytest.Pytester, course: Path
+) -> None:
+    for part in ("koans", "answers"):
+        replace_in(course / part / "01_first/test_01_basics.py", "assert 2 + 2 ==", "assert 2 + 2 == 2 *")
+    replace_in(course / "answers/01_first/test_01_basics.py", "== 2 * 4", "== 2 * 2")
+    replace_in(course / "koans/01_first/hints.toml", 'fill = "22"', 'fill = "11"')
+    first_run(pytester)
+    replace_in(course / BASICS, "== 2 * __", "== 2 * 11")
+    result = run(pytester, BASICS)
+    result.stdout.fnmatch_lines(["*you wrote 22, Python says 4", "*A common thought*", "*not gluing digits*"])
+
+
+def test_a_parent_class_at_an_exception_blank_is_too_broad(pytester: pytest.Pytester, course: Path) -> None:
+    first_run(pytester)
+    replace_in(course / BASICS, "pytest.raises(___)", "pytest.raises(LookupError)")
+    result = run(pytester, BASICS)
+    result.stdout.fnmatch_lines([
+        f"{BASICS}:11: not yet: too broad: Python raised IndexError, a kind of LookupError: "
+        "name the exact class"])
+    replace_in(course / BASICS, "pytest.raises(LookupError)", "pytest.raises(Exception)")
+    assert "too broad" in run(pytester, BASICS).stdout.str()
+    replace_in(course / BASICS, "pytest.raises(Exception)", "pytest.raises(IndexError)")
+    assert "test_indexing_past_the_end_raises PASSED" in run(pytester, BASICS, "-v").stdout.str()
+
+
+def test_a_wrong_exception_class_is_reported_at_the_blank_with_its_note(
+    pytester: pytest.Pytester, course: Path
+) -> None:
+    with (course / "koans/01_first/hints.toml").open("a") as handle:
+        handle.write('\n[[test_indexing_past_the_end_raises.misconceptions]]\nfill = "KeyError"\n'
+                     'why = """KeyError is for mappings; a list index is an index."""\n')
+    first_run(pytester)
+    replace_in(course / BASICS, "pytest.raises(___)", "pytest.raises(KeyError)")
+    result = run(pytester, BASICS)
+    result.stdout.fnmatch_lines([
+        f"{BASICS}:11: not yet: you wrote KeyError, Python raised IndexError: list index out of range",
+        "    with pytest.raises(KeyError):", "*A common thought*", "*KeyError is for mappings*"])
+
+
+def test_a_pass_with_a_change_outside_the_blanks_does_not_count(pytester: pytest.Pytester, course: Path) -> None:
+    first_run(pytester)
+    replace_in(course / BASICS, "assert 2 + 2 == __", "assert True")
+    replace_in(course / BASICS, 'assert len("to be") == __', 'pytest.skip("later")')
+    result = run(pytester, "koans")
+    result.stdout.fnmatch_lines([f"{BASICS}:6: changed outside the blanks*", "    assert True",
+                                 f"{BASICS}:17: changed outside the blanks*", "0 of 4 koans solved."])
+    assert result.ret == 1
+
+
+def test_koans_renamed_or_emptied_are_missing_not_gone(pytester: pytest.Pytester, course: Path) -> None:
+    replace_in(course / "koans/02_second/test_01_division.py", "def test_floor", "def floor")
+    (course / BASICS).write_text("")
+    result = run(pytester, "koans")
+    result.stdout.fnmatch_lines(["0 of 4 koans solved.",
+                                 f"Next: {BASICS}::test_addition_is_exact",
+                                 "*this koan is no longer in its file*"])
+    assert result.ret == 1
+
+
+def test_pytest_exit_in_a_koan_is_never_a_green_run(pytester: pytest.Pytester, course: Path) -> None:
+    replace_in(course / BASICS, "assert 2 + 2 == __", 'pytest.exit("bye", returncode=0)')
+    result = run(pytester, "koans")
+    assert result.ret != 0
+    assert "koans solved" in result.stdout.str()
+    assert "Every koan" not in result.stdout.str()
+
+
+def test_a_hypothesis_koan_shows_the_input_that_broke_it(pytester: pytest.Pytester, course: Path) -> None:
+    pytest.importorskip("hypothesis")
+    koan = '''
+        from hypothesis import given, strategies as st
+
+        @given(st.integers(0, 10))
+        def test_adding_is_not_doubling(n):
+            """doc"""
+            assert n + n == n * __
+        '''
+    write(course / "koans/02_second/test_02_props.py", koan)
+    write(course / "answers/02_second/test_02_props.py", koan.replace("__", "2"))
+    first_run(pytester)
+    replace_in(course / "koans/02_second/test_02_props.py", "n * __", "n * 3")
+    result = run(pytester, "koans/02_second/test_02_props.py")
+    result.stdout.fnmatch_lines(["*Hypothesis found an input that breaks it:", "*Falsifying example*", "*n=1,*"])
+
+
+def test_plain_pytest_koans_reads_as_the_path(pytester: pytest.Pytester, course: Path) -> None:
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "koans")
+    out = result.stdout.str()
+    assert out.count("fill in the blank on line") == 2  # the first koan in full, and "Next:"
+    assert "  Small ints add exactly." in out  # its lesson
+    assert "FAILED" not in out  # no line per koan
+    tail = [line for line in out.splitlines() if line.strip()][-5:]
+    assert tail[0].endswith("0 of 4 koans solved.")
+    assert tail[1] == f"Next: {BASICS}::test_addition_is_exact"
+    assert tail[-1].startswith("3 failed, 1 deselected")  # untouched files after the first: not run
