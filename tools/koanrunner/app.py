@@ -8,7 +8,7 @@ from pathlib import Path as FsPath
 from typing import Any
 
 from .course import Course, answer_lines, blank_columns, koan_source, test_name
-from .path import Path, Stop, Walk, log_event
+from .path import Path, Stop, Walk, log_event, migrate_renamed
 from .pristine import Pristine
 from .progress import Store
 from .running import Runner
@@ -33,6 +33,7 @@ class App:
         self.view = View(style or Style())
         self.pristine.snapshot()
         self.path = Path(self.course, self.store, self.runner, self.pristine.known())
+        migrate_renamed(self.course, self.store)
         for topic in self.path.topics():  # read every koan file now, while the server warms up
             for f in topic.files:
                 f.test_names()

@@ -21,8 +21,8 @@ def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=RUNNER, description="Walk the koans: the first unsolved "
                                 "one, its lesson, its line, and what to do next.")
     p.add_argument("--root", type=FsPath, default=None, help=HELP_ROOT)
-    p.add_argument("--timeout", type=float,
-                   default=float(os.environ.get("KOANS_TIMEOUT", DEFAULT_TIMEOUT)), help=HELP_TIMEOUT)
+    p.add_argument("--timeout", type=seconds,
+                   default=os.environ.get("KOANS_TIMEOUT", str(DEFAULT_TIMEOUT)), help=HELP_TIMEOUT)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
     sub = p.add_subparsers(dest="command")
     sub.add_parser("run", help="show the next koan (the default)")
@@ -47,6 +47,21 @@ def parser() -> argparse.ArgumentParser:
                       help="prompt a driver swap every K solved koans (0: never; default)")
     kata.add_argument("--pair", default="", help="names, comma-separated: 'ana,bo'")
     return p
+
+
+def seconds(text: str) -> float:
+    """A --timeout value: finite seconds above zero (an endless koan must always be stopped)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give a finite number of seconds above 0, e.g. 10 (an endless koan "
+            "must always be stopped)")
+    return value
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -165,14 +180,15 @@ def cmd_reset(app: Any, args: Any) -> int:
     if not files:
         app.view.write(f"No topic or koan file matches {args.target!r}; see {RUNNER} list")
         return 2
-    done, refused, stamp = app.pristine.reset([f.rel for f in files])
+    def announce(stamp: str) -> None:  # before any file is written: Ctrl-C loses nothing
+        app.view.write(f"Your version is backed up in .koans/backups/{stamp}/. "
+                       f"Undo with: {RUNNER} restore {stamp}")
+
+    done, refused, _ = app.pristine.reset([f.rel for f in files], on_backup=announce)
     for why in refused:
         app.view.write(app.view.style(f"not reset: {why}", "yellow"))
     for rel in done:
         app.view.write(f"reset {rel} to pristine")
-    if stamp:
-        app.view.write(f"Your version is backed up in .koans/backups/{stamp}/. "
-                       f"Undo with: {RUNNER} restore {stamp}")
     return 0 if done and not refused else 1
 
 

@@ -85,6 +85,11 @@ class KoanFile:
         scan = self._scan()
         return list(scan.test_names) if scan else []
 
+    def expected_names(self) -> list[str]:
+        """The koans this file must hold: the answer key's test functions (a cheap scan)."""
+        scan = _scan(str(self.answer_path))
+        return list(scan.test_names) if scan else []
+
     def answer_digest(self) -> str | None:
         scan = _scan(str(self.answer_path))
         return scan.digest if scan else None
@@ -228,6 +233,9 @@ class Course:
 
     def hints(self, topic: str, name: str) -> dict[str, Any]:
         return dict(_load_toml(self.koans_dir / topic / "hints.toml").get(name, {}))
+
+    def hints_file(self, path: Path) -> dict[str, Any]:
+        return _load_toml(path)
 
 
 def _load_toml(path: Path) -> dict[str, Any]:

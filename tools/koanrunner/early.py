@@ -41,9 +41,11 @@ def fork_server(root: str | os.PathLike[str]) -> tuple[int, int, int]:
     rep_r, rep_w = os.pipe()
     sys.stdout.flush()
     sys.stderr.flush()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - the server
         try:
+            _die_with(parent)
             import gc
 
             gc.disable()  # see server_main
@@ -59,6 +61,22 @@ def fork_server(root: str | os.PathLike[str]) -> tuple[int, int, int]:
     os.close(req_r)
     os.close(rep_w)
     return pid, req_w, rep_r
+
+
+def _die_with(parent: int) -> None:
+    """Linux: the server is killed when the learner's process ends, however it ends (kill -9
+    included); its children die with it in turn. Elsewhere the closed request pipe ends it."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except Exception:
+        return
+    if os.getppid() != parent:  # the parent was gone before the request took effect
+        os._exit(0)
 
 
 _started: list[tuple[str, Signature, tuple[int, int, int]]] = []

@@ -76,6 +76,60 @@ def log_event(event: str, **fields: Any) -> None:
         handle.write(json.dumps(fields) + "\n")
 
 
+def migrate_renamed(course: Course, store: Store) -> None:
+    """Carry progress over to koans renamed by a course update: hints.toml lists a koan's old
+    names under ``formerly``. Read only when a hints file changed since the last migration."""
+    sources = [course.koans_dir / topic / "hints.toml" for topic in course.topic_names()]
+    stamp = hashlib.sha1(repr([(str(p), _mtime(p)) for p in sources]).encode()).hexdigest()
+    if store.read().get("renames_seen") == stamp:
+        return
+    renames: dict[tuple[str, str], str] = {}
+    for path in sources:
+        for new, entry in course.hints_file(path).items():
+            for old in entry.get("formerly", []) if isinstance(entry, dict) else []:
+                renames[(path.parent.name, str(old))] = new
+
+    def change(data: dict[str, Any]) -> None:
+        data["renames_seen"] = stamp
+        for key in list(data["koans"]):
+            topic = key.split("/", 1)[0]
+            base, _, name = key.partition("::")
+            new = renames.get((topic, name.split("[")[0]))
+            if new is None:
+                continue
+            target = f"{base}::{new}{name[len(name.split('[')[0]):]}"
+            entry = data["koans"].pop(key)
+            data["koans"].setdefault(target, entry)
+            data["skipped"] = [target if k == key else k for k in data["skipped"]]
+            for record in data["files"].values():
+                record["keys"] = [target if k == key else k for k in record.get("keys", [])]
+
+    store.update(change)
+
+
+def _mtime(path: Any) -> int:
+    try:
+        return int(os.stat(path).st_mtime_ns)
+    except OSError:
+        return 0
+
+
+def missing_koans(f: KoanFile, result: dict[str, Any]) -> list[dict[str, Any]]:
+    """The koans the answer key names for this file that the run did not report: renamed,
+    deleted, emptied out, or never run."""
+    if result.get("skipped") or result.get("broken"):
+        return []
+    reported = {test_name(k["nodeid"]) for k in result["koans"]}
+    rows = []
+    for name in f.expected_names():
+        if name not in reported:
+            rows.append({"nodeid": f"{f.rel}::{name}", "kind": "missing", "file": f.rel, "line": 0,
+                         "message": f"{f.rel}: the koan {name} is no longer in this file (renamed, "
+                         f"deleted, or the file emptied?). Bring it back with: python tools/koans.py "
+                         f"reset {f.rel}"})
+    return rows
+
+
 class Path:
     def __init__(self, course: Course, store: Store, runner: RunsFiles, known: list[str]) -> None:
         self.course = course
@@ -112,7 +166,7 @@ class Path:
         now = time.time()
         previous = data["files"].get(f.rel, {})
         keys = []
-        for koan in result["koans"]:
+        for koan in result["koans"] + missing_koans(f, result):
             key = koan_key(koan["nodeid"])
             keys.append(key)
             if koan["kind"] == "unknown":
@@ -134,7 +188,7 @@ class Path:
             for key in keys:
                 if key in data["koans"]:
                     data["koans"][key]["kind"] = "broken"
-        kinds = [k["kind"] for k in result["koans"]]
+        kinds = [k["kind"] for k in result["koans"] + missing_koans(f, result)]
         all_solved = not result.get("broken") and not result.get("internal") and all(
             kind in DONE_KINDS for kind in kinds)
         data["files"][f.rel] = {"digest": digest, "env": env, "keys": keys,
@@ -166,7 +220,12 @@ class Path:
                 if result.get("broken"):
                     walk.stop = Stop(f, dict(result["broken"]), topic)
                     return walk
-                for koan in result["koans"]:
+                if result.get("internal"):  # no verdict is never a pass
+                    walk.stop = Stop(f, {"kind": "crashed", "nodeid": f.rel, "line": 0, "message": (
+                        f"{f.rel}: the check of this file did not finish ({result['internal']}); "
+                        "nothing in it counts until it does")}, topic)
+                    return walk
+                for koan in result["koans"] + missing_koans(f, result):
                     if koan["kind"] in DONE_KINDS:
                         continue
                     if not second_pass and koan_key(koan["nodeid"]) in skipped:
@@ -190,7 +249,8 @@ class Path:
                 if record and (record.get("keys") or record.get("skipped")):
                     keys = record.get("keys") or []
                 else:
-                    keys = [f"{topic.name}/{f.name}::{name}" for name in f.test_names()]
+                    keys = [f"{topic.name}/{f.name}::{name}"
+                            for name in f.expected_names() or f.test_names()]
                 for key in keys:
                     kind = data["koans"].get(key, {}).get("kind")
                     if kind == "skipped":

@@ -181,7 +181,7 @@ class Pristine:
     # -- backups ------------------------------------------------------------------------------
 
     def backup(self, rels: list[str], reason: str) -> str | None:
-        present = [rel for rel in rels if (self.course.root / rel).is_file()]
+        present = [rel for rel in rels if (self.course.root / rel).exists()]
         if not present:
             return None
         stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -193,7 +193,10 @@ class Pristine:
         for rel in present:
             dest = target / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(self.course.root / rel, dest)
+            if (self.course.root / rel).is_dir():  # a folder where the koan file belongs
+                shutil.copytree(self.course.root / rel, dest)
+            else:
+                shutil.copy2(self.course.root / rel, dest)
         manifest = {"files": present, "reason": reason, "created": time.time()}
         (target / "manifest.json").write_text(json.dumps(manifest, indent=1), encoding="utf-8")
         return target.name
@@ -217,11 +220,20 @@ class Pristine:
         for rel in files:
             dest = self.course.root / rel
             dest.parent.mkdir(parents=True, exist_ok=True)
-            _atomic_write(dest, (source / rel).read_bytes())
+            if dest.is_dir():
+                shutil.rmtree(dest)
+            if (source / rel).is_dir():
+                shutil.copytree(source / rel, dest)
+            else:
+                _atomic_write(dest, (source / rel).read_bytes())
         return files, saved
 
-    def reset(self, rels: list[str]) -> tuple[list[str], list[str], str | None]:
-        """Restore pristine files. Returns (reset files, refusals, backup stamp)."""
+    def reset(self, rels: list[str], on_backup: Callable[[str], None] | None = None
+              ) -> tuple[list[str], list[str], str | None]:
+        """Restore pristine files, and a topic's lesson and hints where they are gone. Returns
+        (reset files, refusals, backup stamp). What is backed up is only what differs from
+        pristine (so a second reset never buries the learner's work under a pristine copy), and
+        the backup is announced (``on_backup``) before any file is written."""
         texts: dict[str, str] = {}
         refused = []
         for rel in rels:
@@ -230,12 +242,36 @@ class Pristine:
                 refused.append(origin)
             else:
                 texts[rel] = text
-        stamp = self.backup(sorted(texts), "reset " + " ".join(sorted(texts)))
+        for topic in sorted({rel.split("/")[1] for rel in texts}):
+            for name in ("README.md", "hints.toml"):
+                rel = f"{KOANS}/{topic}/{name}"
+                if not (self.course.root / rel).exists():
+                    text, _ = self.text(rel)
+                    if text is not None:
+                        texts[rel] = text
+        ours = sorted(rel for rel, text in texts.items() if _differs(self.course.root / rel, text))
+        stamp = self.backup(ours, "reset " + " ".join(ours))
+        if stamp and on_backup is not None:
+            on_backup(stamp)
         for rel, text in texts.items():
             dest = self.course.root / rel
+            if dest.is_dir():  # backed up above: the koan file takes its place again
+                shutil.rmtree(dest)
             dest.parent.mkdir(parents=True, exist_ok=True)
             _atomic_write(dest, text.encode("utf-8"))
         return sorted(texts), refused, stamp
+
+
+def _differs(path: Path, text: str) -> bool:
+    """Whether the file on disk holds anything but ``text`` (a folder, other bytes)."""
+    if not path.exists():
+        return False
+    if not path.is_file():
+        return True
+    try:
+        return path.read_bytes() != text.encode("utf-8")
+    except OSError:
+        return True
 
 
 def _atomic_write(path: Path, data: bytes) -> None:

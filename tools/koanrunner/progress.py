@@ -36,20 +36,59 @@ def empty() -> dict[str, Any]:
     }
 
 
+def _sane(data: dict[str, Any]) -> dict[str, Any]:
+    """The stored progress with every entry of the wrong shape dropped (valid JSON can still be
+    nonsense: a hand edit, another tool, a half-written file from an old version)."""
+    fresh = empty()
+    out: dict[str, Any] = {"version": VERSION}
+    koans = data.get("koans")
+    out["koans"] = {str(k): v for k, v in koans.items() if isinstance(v, dict)} \
+        if isinstance(koans, dict) else {}
+    for entry in out["koans"].values():
+        if not isinstance(entry.get("kind", ""), str):
+            entry.pop("kind")
+        if not isinstance(entry.get("hints", 0), int) or isinstance(entry.get("hints"), bool):
+            entry["hints"] = 0
+    files = data.get("files")
+    out["files"] = {str(k): v for k, v in files.items()
+                    if isinstance(v, dict) and isinstance(v.get("keys", []), list)
+                    and all(isinstance(key, str) for key in v.get("keys", []))} \
+        if isinstance(files, dict) else {}
+    skipped = data.get("skipped")
+    out["skipped"] = [k for k in skipped if isinstance(k, str)] if isinstance(skipped, list) else []
+    out["start"] = data["start"] if isinstance(data.get("start"), str) else None
+    current = data.get("current")
+    out["current"] = current if isinstance(current, dict) and isinstance(current.get("key"), str) \
+        and isinstance(current.get("file"), str) else None
+    stuck = data.get("stuck")
+    out["stuck"] = stuck if isinstance(stuck, dict) and isinstance(stuck.get("runs", 0), int) \
+        else fresh["stuck"]
+    for key, value in data.items():  # anything newer versions added, kept as it is
+        out.setdefault(key, value)
+    return out
+
+
 class Store:
     def __init__(self, state_dir: Path) -> None:
         self.dir = state_dir
         self.path = state_dir / "progress.json"
         self.lock_path = state_dir / "progress.lock"
         self.notes: list[str] = []
+        self.warned = False
 
     @contextlib.contextmanager
     def _locked(self, exclusive: bool) -> Iterator[None]:
-        self.dir.mkdir(parents=True, exist_ok=True)
-        if fcntl is None:
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            handle = open(self.lock_path, "a+")  # noqa: SIM115 - closed below
+        except OSError:  # a read-only checkout: no lock to take, and nothing will be written
             yield
             return
-        with open(self.lock_path, "a+") as handle:
+        if fcntl is None:
+            handle.close()
+            yield
+            return
+        with handle:
             fcntl.flock(handle.fileno(), fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
             try:
                 yield
@@ -58,22 +97,25 @@ class Store:
 
     def _load(self) -> dict[str, Any]:
         try:
-            raw = self.path.read_text(encoding="utf-8")
+            raw: str | bytes = self.path.read_bytes()
         except FileNotFoundError:
             return empty()
         except OSError as err:
             self.notes.append(f"could not read {self.path.name} ({err.strerror}); starting afresh")
             return empty()
         try:
-            data = json.loads(raw)
+            data = json.loads(raw if isinstance(raw, str) else raw.decode("utf-8"))
             if not isinstance(data, dict) or data.get("version") != VERSION:
                 raise ValueError("unknown layout")
-            fresh = empty()
-            for key, value in fresh.items():
-                if not isinstance(data.get(key), type(value)) and value is not None:
-                    data[key] = value
-            return data
-        except ValueError:
+            clean = _sane(data)
+            if json.dumps(clean, sort_keys=True) != json.dumps(data, sort_keys=True):
+                aside = self.path.with_name(f"progress.odd-{time.strftime('%Y%m%d-%H%M%S')}.json")
+                with contextlib.suppress(OSError):
+                    aside.write_bytes(raw if isinstance(raw, bytes) else raw.encode())
+                self.notes.append(f"some entries of the progress file made no sense and were "
+                                  f"dropped (the file as it was is kept as {aside.name})")
+            return clean
+        except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError included
             aside = self.path.with_name(f"progress.corrupt-{time.strftime('%Y%m%d-%H%M%S')}.json")
             with contextlib.suppress(OSError):
                 os.replace(self.path, aside)
@@ -84,11 +126,20 @@ class Store:
 
     def _save(self, data: dict[str, Any]) -> None:
         tmp = self.path.with_name(f".progress.{os.getpid()}.tmp")
-        with open(tmp, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1, sort_keys=True)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, self.path)
+        try:
+            with open(tmp, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, indent=1, sort_keys=True)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp, self.path)
+        except OSError as err:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            note = (f"progress cannot be saved in {self.dir} ({err.strerror}): the verdicts are "
+                    "right, but nothing is remembered between runs")
+            if note not in self.notes and not self.warned:
+                self.notes.append(note)
+                self.warned = True
 
     def read(self) -> dict[str, Any]:
         with self._locked(exclusive=False):

@@ -201,6 +201,7 @@ LABELS = {
     "broken": "this file does not load",
     "timeout": "stopped: it ran too long",
     "crashed": "Python crashed",
-    "missing": "the file is missing",
+    "missing": "missing",
+    "changed": "changed outside the blanks",
     "unknown": "not run",
 }

@@ -137,6 +137,12 @@ class Course:
                               capture_output=True, text=True, timeout=timeout, env=self.env(**env),
                               cwd=self.root, check=False)
 
+    def pytest(self, *args: str) -> subprocess.CompletedProcess[str]:
+        """Plain ``pytest`` in the course, as a learner types it."""
+        return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args],
+                              capture_output=True, text=True, timeout=300, env=self.env(),
+                              cwd=self.root, check=False)
+
     def popen(self, *args: str, **env: str) -> subprocess.Popen[str]:
         out = open(self.root / "out.txt", "w")  # noqa: SIM115 - closed with the process
         return subprocess.Popen([sys.executable, str(RUNNER), "--root", str(self.root), *args],

@@ -52,7 +52,7 @@ def test_a_deleted_koan_file_is_named_with_the_command_that_restores_it(course):
     course.run()
     course.path(NUMBERS).unlink()
     out = course.run().stdout
-    assert "the file is missing" in out
+    assert "this koan file is missing" in out
     assert f"reset {NUMBERS}" in out
     course.run("reset", NUMBERS)
     assert "__" in course.path(NUMBERS).read_text()
