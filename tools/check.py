@@ -48,6 +48,7 @@ SIBLING_TYPES = ("int", "float", "str", "bytes", "bool", "list", "tuple", "dict"
 HELP_TOPIC = "check only this topic folder (repeatable), e.g. 01_floats"
 HELP_QUICK = "skip the mutation pass (structure, koans and answers only)"
 HELP_ROOT = "the course to check (default: the checkout this file lives in)"
+HELP_NO_SKIPS = "a koan or answer that skips here is a breach (the GPU job: cuda koans must run)"
 HELP_JOBS = "pytest-xdist workers for the dynamic passes (default: 2 where xdist is installed)"
 
 
@@ -762,6 +763,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help=HELP_ROOT)
     parser.add_argument("-n", "--jobs", type=int, default=None, help=HELP_JOBS)
     parser.add_argument("-v", "--verbose", action="store_true", help="list skips and notes")
+    parser.add_argument("--no-skips", action="store_true", help=HELP_NO_SKIPS)
     args = parser.parse_args(list(argv) if argv is not None else None)
     root = args.root.resolve()
     if not (root / "koans").is_dir() or not (root / "conftest.py").is_file():
@@ -774,6 +776,11 @@ def main(argv: Iterable[str] | None = None) -> int:
     answers_pass(root, files, jobs, report)
     if not args.quick:
         mutation_pass(root, files, jobs, report)
+    if args.no_skips:
+        for note in report.notes:
+            if "skipped" in note:
+                report.breach(note.split(": ", 1)[-1].split(" ")[0], "skipped here, with --no-skips",
+                              "run it where what it needs is present")
     for breach in report.breaches:
         print(breach)
     if args.verbose:
