@@ -1,0 +1,166 @@
+"""Tasks, cancellation, and what happens when one of many coroutines fails.
+
+A Task drives one coroutine on the loop. `task.cancel()` asks it to stop: at its next step the
+Task throws CancelledError into the coroutine, at the `await` where it is paused. The
+coroutine may clean up, or even refuse. Helpers that run many coroutines differ in what they do
+to the others when one of them fails.
+"""
+
+import asyncio
+import sys
+
+import pytest
+
+
+def test_cancelling_a_task_raises_inside_it_and_in_its_awaiter():
+    """Cancelling a Task that sleeps makes its `await` raise, so the sleep ends early, and
+    awaiting the cancelled Task raises the same exception in the awaiter."""
+
+    async def main():
+        task = asyncio.create_task(asyncio.sleep(10))
+        await asyncio.sleep(0)  # the task starts sleeping
+        task.cancel()
+        await task
+
+    with pytest.raises(asyncio.CancelledError):
+        asyncio.run(main())
+
+
+def test_cancelled_error_escapes_except_exception_since_3_8():
+    """Since Python 3.8 CancelledError no longer derives from Exception, so that the common
+    `except Exception:` does not swallow a cancellation by accident; it sits beside
+    KeyboardInterrupt and SystemExit. What is its direct base class?"""
+    assert asyncio.CancelledError.__bases__ == (BaseException,)
+
+
+def test_except_exception_does_not_swallow_cancellation():
+    """The coroutine guards its sleep with `except Exception` and a `finally`. Which of the two
+    does a cancellation go through, and how does the Task end?"""
+
+    async def main():
+        log = []
+
+        async def sleeper():
+            try:
+                await asyncio.sleep(10)
+            except Exception:
+                log.append("swallowed")
+            finally:
+                log.append("finally")
+
+        task = asyncio.create_task(sleeper())
+        await asyncio.sleep(0)
+        task.cancel()
+        await asyncio.wait([task])
+        return log, task.cancelled()
+
+    assert asyncio.run(main()) == (["finally"], True)
+
+
+def test_cancel_is_only_a_request():
+    """`cancel()` only schedules the throw. A coroutine that catches CancelledError and
+    returns normally has refused it (do this only with good reason). What does its Task
+    report then?"""
+
+    async def main():
+        async def stubborn():
+            try:
+                await asyncio.sleep(10)
+            except asyncio.CancelledError:
+                return "ignored"
+
+        task = asyncio.create_task(stubborn())
+        await asyncio.sleep(0)
+        task.cancel()
+        result = await task
+        return result, task.cancelled()
+
+    assert asyncio.run(main()) == ("ignored", False)
+
+
+def test_gather_can_return_exceptions_in_their_places():
+    """With `return_exceptions=True`, `gather` waits for every awaitable and puts an exception
+    object where a result would have been, instead of raising the first one."""
+
+    async def main():
+        async def one():
+            return 1
+
+        async def broken():
+            return 1 / 0
+
+        results = await asyncio.gather(one(), broken(), one(), return_exceptions=True)
+        return [type(result).__name__ for result in results]
+
+    assert asyncio.run(main()) == ["int", "ZeroDivisionError", "int"]
+
+
+def test_gather_does_not_cancel_the_others_when_one_fails():
+    """Without `return_exceptions`, `gather` raises the first exception in its awaiter at once.
+    It leaves the awaitables that are still running alone: whoever else holds them can still
+    await them."""
+
+    async def main():
+        release = asyncio.Event()
+
+        async def slow():
+            await release.wait()
+            return "slow done"
+
+        async def broken():
+            raise ValueError("boom")
+
+        slow_task = asyncio.create_task(slow())
+        try:
+            await asyncio.gather(broken(), slow_task)
+        except ValueError:
+            pass
+        still_running = not slow_task.done()
+        release.set()
+        return still_running, await slow_task
+
+    assert asyncio.run(main()) == (True, "slow done")
+
+
+def test_a_task_group_cancels_the_siblings_of_a_failing_task():
+    """`asyncio.TaskGroup` (3.11+) is structured concurrency: no task outlives the `async with`
+    block, and a failure is the whole group's business, siblings included. The group reports
+    its failures all together, in the exception class 3.11 introduced for that. Python 3.10
+    has no TaskGroup."""
+    if sys.version_info < (3, 11):
+        assert hasattr(asyncio, "TaskGroup") == False
+    else:
+
+        async def main():
+            async def slow():
+                await asyncio.sleep(10)
+
+            async def broken():
+                raise ValueError("boom")
+
+            try:
+                async with asyncio.TaskGroup() as group:
+                    sibling = group.create_task(slow())
+                    group.create_task(broken())
+            except Exception as err:
+                return type(err).__name__, sibling.cancelled()
+
+        assert asyncio.run(main()) == ("ExceptionGroup", True)
+
+
+def test_wait_for_raises_the_builtin_timeout_error_since_3_11():
+    """`wait_for` cancels the awaitable when time runs out and raises `asyncio.TimeoutError`.
+    Up to 3.10 that was a class of asyncio's own; Python 3.11 merged it with the built-in
+    TimeoutError (the one OSError uses). Which is it on this Python?"""
+
+    async def main():
+        try:
+            await asyncio.wait_for(asyncio.sleep(10), timeout=0.01)
+        except Exception as err:
+            return err
+
+    error = asyncio.run(main())
+    if sys.version_info >= (3, 11):
+        assert (type(error) is TimeoutError) == True
+    else:
+        assert (type(error) is TimeoutError) == False

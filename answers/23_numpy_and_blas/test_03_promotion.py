@@ -1,0 +1,110 @@
+"""Type promotion: when arrays of different dtypes meet, NumPy computes in the smallest dtype that
+can hold every value of both (`np.result_type` answers without computing). Python ints and
+floats are "weak" since NumPy 2.0 (NEP 50): they adapt to the NumPy operand's dtype instead of
+widening it. Fixed-width integers wrap, and only the scalar path checks."""
+
+import warnings
+
+import numpy as np
+import pytest
+
+NUMPY2 = int(np.__version__.split(".")[0]) >= 2
+
+
+def test_two_signed_integers_promote_to_the_wider_one():
+    """Both operands are signed, so the wider type already holds every value of the narrower
+    one. Promotion never goes further than it must."""
+    mixed = np.array([1], dtype=np.int8) + np.array([1], dtype=np.int16)
+    assert mixed.dtype.name == "int16"
+
+
+def test_unsigned_meets_signed_in_a_wider_signed_type():
+    """uint8 holds 0..255 and int8 holds -128..127. Neither holds the other's range, so NumPy
+    goes to the narrowest signed type that holds both."""
+    assert np.result_type(np.uint8, np.int8).name == "int16"
+
+
+def test_no_integer_type_holds_both_uint64_and_int64():
+    """uint64 reaches 2**64 - 1 and int64 reaches down to -2**63: covering both would need 65
+    bits, and NumPy has no 128-bit integer. It falls back to a floating type, which covers the
+    range but not every value exactly."""
+    assert np.result_type(np.uint64, np.int64).name == "float64"
+
+
+def test_a_float_result_must_be_wide_enough_for_the_integer_operand():
+    """float32 has a 24-bit significand, so it holds every int16 exactly but not every int64.
+    Promotion picks a floating type wide enough for the integer operand's values."""
+    with_int16 = np.result_type(np.int16, np.float32).name
+    with_int64 = np.result_type(np.int64, np.float32).name
+    assert (with_int16, with_int64) == ("float32", "float64")
+
+
+@pytest.mark.skipif(
+    not NUMPY2,
+    reason="NumPy 1.x converted a Python int that meets a NumPy scalar to the default integer "
+    "type, so np.uint8(200) + 100 gave 300; NumPy 2 (NEP 50) computes it in uint8",
+)
+def test_a_python_int_takes_the_type_of_the_numpy_scalar():
+    """NumPy 2 (NEP 50) treats a Python int as weakly typed: it is converted to the NumPy
+    operand's dtype, here uint8, and the sum is computed there and wraps modulo 256 (with a
+    RuntimeWarning, silenced here). NumPy 1.x converted it to the default integer type
+    instead, which had room to spare."""
+    with np.errstate(over="ignore"):
+        total = np.uint8(200) + 100
+    assert int(total) == 44  # the true sum minus 256
+
+
+@pytest.mark.skipif(
+    not NUMPY2,
+    reason="NumPy 1.x looked at a Python int's value and widened the result just enough "
+    "(np.array([200], np.uint8) + 300 gave uint16); NumPy 2 (NEP 50) refuses an int that "
+    "does not fit",
+)
+def test_a_python_int_that_does_not_fit_the_array_is_refused():
+    """A weak Python int must be representable in the array's dtype. When it is not, NumPy 2
+    refuses instead of guessing what you meant. NumPy 1.x looked at the value and widened the
+    result's dtype just enough to hold it."""
+    small = np.array([200], dtype=np.uint8)
+    with pytest.raises(OverflowError):
+        small + 300
+
+
+@pytest.mark.skipif(
+    not NUMPY2,
+    reason="NumPy 1.x treated a Python float that meets a NumPy scalar as a C double, so "
+    "np.float32(3) + 3.0 gave float64; NumPy 2 (NEP 50) keeps the scalar's precision",
+)
+def test_a_python_float_adapts_to_the_precision_of_the_numpy_float():
+    """Under NEP 50 a Python float is weak too: it adapts to the precision of the NumPy float it
+    meets instead of imposing its own. NumPy 1.x treated a Python float meeting a NumPy scalar
+    as a C double, and the result followed the double."""
+    total = np.float32(3) + 3.0
+    assert total.dtype.name == "float32"
+
+
+def test_numpy_scalar_arithmetic_checks_for_overflow():
+    """Arithmetic on single NumPy scalars takes a slower path that checks the result and reports
+    an integer overflow through Python's warnings machinery (under the default `np.errstate`).
+    With warnings turned into errors, the report is raised like an exception."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(RuntimeWarning):
+            np.int8(127) + np.int8(1)
+
+
+def test_array_integer_arithmetic_wraps_without_a_word():
+    """Checking every element for overflow would slow the C loop down, so integer arithmetic on
+    arrays never checks: it wraps modulo 2**bits, even with warnings turned into errors."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        wrapped = np.array([127], dtype=np.int8) + np.int8(1)
+    assert wrapped.tolist() == [-128]
+
+
+def test_sum_of_small_integers_uses_a_wide_accumulator():
+    """`+` between two uint8 arrays wraps at 256. `sum` is different: for an integer type
+    smaller than the platform integer it accumulates in the platform integer of the same
+    signedness, so the total does not wrap."""
+    values = np.array([200, 200], dtype=np.uint8)
+    assert (values + values).tolist() == [144, 144]  # 400 - 256
+    assert int(values.sum()) == 400

@@ -1,0 +1,145 @@
+"""The tape: every operation on a tensor that requires grad leaves a node behind.
+
+`y.grad_fn` is the node that made `y`, and `grad_fn.next_functions` are its edges back to the
+nodes that made its inputs. Walking them from an output ends at the leaves, in AccumulateGrad
+nodes. The graph is rebuilt on every forward pass from what actually ran.
+"""
+
+import pytest
+
+torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans read the autograd graph")
+
+
+def parents(node):
+    """The class names of a node's parents; None for an input that records nothing."""
+    return [None if parent is None else type(parent).__name__ for parent, _ in node.next_functions]
+
+
+def chain(tensor):
+    """Class names from the output's node back to a leaf, following the first recorded input."""
+    names, node = [], tensor.grad_fn
+    while node is not None:
+        names.append(type(node).__name__)
+        recorded = [parent for parent, _ in node.next_functions if parent is not None]
+        node = recorded[0] if recorded else None
+    return names
+
+
+class Cube(torch.autograd.Function):
+    """A hand-written differentiable operation: forward and its derivative."""
+
+    @staticmethod
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return a**3
+
+    @staticmethod
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return 3 * a**2 * grad
+
+
+def test_an_operation_on_a_tracked_tensor_leaves_a_node():
+    """With requires_grad=True, each operation also records how to differentiate itself: a node
+    object stored in the result's `grad_fn`. Its class is named after the forward operation, then
+    `Backward`, then a number that tells apart the derivative formulas of one operation."""
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    y = x * 3
+    assert type(y.grad_fn).__name__ == "MulBackward0"
+
+
+def test_each_node_points_back_at_the_nodes_of_its_inputs():
+    """`next_functions` holds one (node, index) pair per input of the operation: the node that
+    produced that input. The sum's only input is the product, so the edge leads one step back,
+    not straight to the leaf."""
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    y = (x * x).sum()
+    assert parents(y.grad_fn) == ["MulBackward0"]
+
+
+def test_a_leaf_ends_every_path_in_an_accumulator():
+    """A leaf was made by no operation, so its edge ends in a node whose only job is to add the
+    incoming gradient into the leaf's `.grad`. A product has two inputs, hence two edges, even
+    when both inputs are the same tensor."""
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    mul = (x * x).grad_fn
+    assert parents(mul) == ["AccumulateGrad", "AccumulateGrad"]
+
+
+def test_both_edges_of_x_times_x_reach_one_accumulator():
+    """A leaf has one accumulator, shared by every edge into it while any graph still holds
+    one, so that all contributions end up in one `.grad`. Its `variable` attribute is the leaf
+    itself."""
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    first, second = (node for node, _ in (x * x).grad_fn.next_functions)
+    assert (first is second, first.variable is x) == (True, True)
+
+
+def test_graph_nodes_are_not_autograd_function_instances():
+    """`torch.autograd.Function` is the Python class you subclass to define a new operation; the
+    graph never holds instances of it. The nodes are C++ objects whose classes inherit from no
+    Python base at all, yet `torch.autograd.graph.Node` claims them as virtual subclasses through
+    its `__subclasshook__`."""
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    node = x.exp().grad_fn
+    checks = (isinstance(node, torch.autograd.graph.Node), isinstance(node, torch.autograd.Function))
+    assert checks == (True, False)
+
+
+def test_a_custom_function_gets_a_generated_node_class():
+    """Calling `apply` on an autograd.Function subclass records a node whose class autograd
+    generates for you, named from your class plus a suffix. The node carries your backward, but it
+    is not an instance of your Function subclass."""
+    x = torch.tensor([2.0], requires_grad=True)
+    y = Cube.apply(x)
+    assert (type(y.grad_fn).__name__, isinstance(y.grad_fn, Cube)) == ("CubeBackward", False)
+
+
+def test_an_untracked_tensor_records_nothing():
+    """Recording costs memory and time, so it happens only when some input asks for gradients.
+    A plain tensor gives a result with no node and no wish for gradients."""
+    a = torch.tensor([1.0, 2.0])
+    b = a * 2
+    assert (b.requires_grad, b.grad_fn) == (False, None)
+
+
+def test_one_tracked_input_is_enough_to_record():
+    """An operation records a node as soon as any input requires grad. The untracked input gets
+    no edge: its place in `next_functions` holds None, because no gradient will ever flow there."""
+    a = torch.tensor([1.0, 2.0])
+    w = torch.tensor([3.0], requires_grad=True)
+    r = a * w
+    assert parents(r.grad_fn) == [None, "AccumulateGrad"]
+
+
+def test_no_grad_turns_recording_off():
+    """Inside `torch.no_grad()` operations run but record nothing, even on tracked inputs. A
+    tensor with no node behind it counts as a leaf by convention: nothing came before it."""
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    with torch.no_grad():
+        y = x * 2
+    assert (y.requires_grad, y.grad_fn, y.is_leaf) == (False, None, True)
+
+
+def pick(x):
+    if x.sum() > 0:
+        return x * 2
+    return x.exp()
+
+
+def test_the_tape_records_only_the_branch_that_ran():
+    """The Python `if` runs before anything is recorded, and only the chosen branch performs tensor
+    operations. So the graph is a record of what executed, and differs from input to input."""
+    up = pick(torch.tensor([1.0, 2.0], requires_grad=True))
+    down = pick(torch.tensor([-1.0, -2.0], requires_grad=True))
+    assert (type(up.grad_fn).__name__, type(down.grad_fn).__name__) == ("MulBackward0", "ExpBackward0")
+
+
+def test_the_tape_unrolls_a_python_loop():
+    """Autograd never sees the loop, only the operations it performs, one node each. A loop of
+    three multiplications leaves a straight chain, as if the line had been written out three times."""
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x
+    for _ in range(3):
+        y = y * 2
+    assert chain(y.sum()) == ["SumBackward0", "MulBackward0", "MulBackward0", "MulBackward0", "AccumulateGrad"]
