@@ -17,7 +17,8 @@ def test_a_solved_koan_looks_like_this():
 @pytest.mark.presolved
 def test_a_koan_can_expect_an_exception():
     """Some koans assert that Python refuses. `pytest.raises(X)` passes only when the code inside
-    the `with` block raises X (or a subclass of it)."""
+    the `with` block raises X or a subclass of it; a koan's exception blank is stricter and asks
+    for the exact class that is raised."""
     with pytest.raises(ZeroDivisionError):
         1 / 0
 
@@ -31,8 +32,9 @@ def test_fill_in_a_value_blank():
 
 def test_fill_in_an_exception_blank():
     """`___` (three underscores) is an exception-type blank. Replace it with the name of the
-    exception Python raises. Indexing past the end of a list is not the same mistake as looking
-    up a missing dictionary key."""
+    exact exception class Python raises: a parent class such as Exception is reported as too
+    broad. Indexing past the end of a list is not the same mistake as looking up a missing
+    dictionary key."""
     with pytest.raises(IndexError):
         [1, 2, 3][3]
 

@@ -1,6 +1,7 @@
 """A float is 64 bits: 1 sign bit, 11 exponent bits, 52 fraction bits (IEEE 754 binary64)."""
 
 import fractions
+import math
 import struct
 
 
@@ -12,11 +13,25 @@ def test_point_one_plus_point_two_is_not_point_three():
 
 
 def test_the_leftover_is_exactly_one_ulp_of_point_three():
-    """Subtracting 0.3 leaves 5.551115123125783e-17, which is exactly 2**-54: the gap between
-    neighbouring doubles near 0.3 (one "unit in the last place"). It is not a decimal error of
-    0.3 + 5.6e-17 on paper: the true sum sits 4.4e-17 above 0.3, and the double 0.3 sits 1.1e-17
-    below it. The two roundings together make one ulp."""
+    """0.1 + 0.2 lands on the double just above the one called 0.3, and subtracting two doubles
+    this close is exact (Sterbenz's lemma), so the leftover is precisely the gap between
+    neighbouring doubles there: one "unit in the last place" (ulp). 0.3 lies in the binade
+    [0.25, 0.5), and the 52 fraction bits split every binade into 2**52 equal steps."""
     assert (0.1 + 0.2) - 0.3 == 2.0**-54
+
+
+def test_the_rounded_sum_misses_the_real_three_tenths_by_less_than_one_ulp():
+    """Fraction(x) is the exact value a double stores and Fraction(3, 10) is the real three
+    tenths, so differences between them are exact. 3/10 is 5404319552844595.2 ulps of 0.3: it
+    lies between two neighbouring doubles, and the double 0.3 is the nearer one. 0.1 and 0.2
+    are each stored a little high; the exact sum of the stored values falls exactly halfway
+    between the same two doubles, and the tie goes to the even one, the upper. How far from
+    3/10 is each double, in ulps?"""
+    ulp = fractions.Fraction(math.ulp(0.3))
+    three_tenths = fractions.Fraction(3, 10)
+    point_three = (fractions.Fraction(0.3) - three_tenths) / ulp
+    rounded_sum = (fractions.Fraction(0.1 + 0.2) - three_tenths) / ulp
+    assert (point_three, rounded_sum) == (fractions.Fraction(-1, 5), fractions.Fraction(4, 5))
 
 
 def test_float_hex_spells_out_the_stored_binary():
@@ -30,8 +45,9 @@ def test_float_hex_spells_out_the_stored_binary():
 
 def test_the_stored_value_of_point_one_has_a_power_of_two_denominator():
     """Every finite double is an integer times a power of two, so as_integer_ratio() always
-    has a power of two below the line. The double called 0.1 is
-    3602879701896397 / 2**55, a hair more than one tenth; Fraction(0.1) is that same ratio."""
+    has a power of two below the line. The double called 0.1 is a 53-bit integer scaled down
+    by a power of two to a hair more than one tenth, and as_integer_ratio() reduces that ratio
+    to lowest terms; Fraction(0.1) is the same ratio."""
     numerator, denominator = (0.1).as_integer_ratio()
     assert fractions.Fraction(0.1) == fractions.Fraction(numerator, denominator)
     assert denominator == 2**55

@@ -7,10 +7,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 
-def test_round_2_675_goes_down_because_it_is_stored_below():
-    """The literal 2.675 is stored as the nearest double, 2.67499999999999982236431605997...
-    round() works on that exact value, which is below the halfway point, so it rounds down.
-    This is not a bug and not banker's rounding: there is no tie at all."""
+def test_round_sees_the_stored_double_not_the_typed_decimal():
+    """The literal below has no exact binary form, so it is stored as the nearest double, which
+    lies a hair below the decimal you typed (Decimal of the float shows every digit). round()
+    works on that exact stored value, so the question is which side of the halfway point it
+    falls on. No tie-breaking rule is involved: there is no tie at all."""
     assert decimal.Decimal(2.675) < decimal.Decimal("2.675")  # noqa: RUF032
     assert round(2.675, 2) == 2.67
 
@@ -32,7 +33,7 @@ def test_repr_always_reads_back_to_the_same_double(x):
 
 def test_ulp_of_one_is_machine_epsilon():
     """math.ulp(x) is the gap from x to the next double away from zero; math.nextafter steps to
-    that neighbour. From 1.0 up to 2.0 there are 52 fraction bits, so the gap is 2**-52, the machine
-    epsilon that sys.float_info.epsilon reports."""
+    that neighbour. From 1.0 up to 2.0 the 52 fraction bits split the interval into equal steps,
+    and one step is the machine epsilon that sys.float_info.epsilon reports."""
     assert math.nextafter(1.0, math.inf) == 1.0 + math.ulp(1.0)
     assert math.ulp(1.0) == 2.0**-52

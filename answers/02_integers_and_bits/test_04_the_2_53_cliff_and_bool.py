@@ -6,24 +6,26 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 
-def test_above_two_to_the_53_adding_one_to_a_float_does_nothing():
+def test_above_two_to_the_53_neighbouring_doubles_are_two_apart():
     """A double has 53 significant bits. From 2**53 up, neighbouring doubles are 2 apart
-    (math.ulp(2.0**53) == 2.0), so 2**53 + 1 is a tie that rounds back to the even 2**53."""
+    (math.ulp(2.0**53) == 2.0), so the exact sum 2**53 + 1 is a tie between two doubles, and a
+    tie goes to the one whose significand is even."""
     assert math.ulp(2.0**53) == 2.0
     assert float(2**53) + 1 - float(2**53) == 0.0
 
 
 def test_int_of_float_drops_the_odd_integer():
-    """Converting 2**53 + 1 to float rounds it to 2**53, and converting back cannot recover
-    the lost 1. Any int id, counter or timestamp in nanoseconds that passes through a float
-    (JSON in JavaScript, for one) is silently changed above 2**53."""
+    """Converting 2**53 + 1 to float has to round it to a neighbouring double, and converting
+    back cannot recover what the rounding lost. Any int id, counter or timestamp in nanoseconds
+    that passes through a float (JSON in JavaScript, for one) is silently changed above
+    2**53."""
     assert int(float(2**53 + 1)) == 9007199254740992
 
 
 def test_int_float_comparison_is_exact_not_converted():
     """Python does not compare an int with a float by converting the int to float (that would
-    make 2**53 + 1 equal to 2**53). It compares the exact values, so the int that did not
-    survive the conversion is not equal to its rounded float."""
+    make 2**53 + 1 equal to 2**53). It compares the exact mathematical values, so the question
+    is whether the int survived the conversion to float unchanged."""
     assert float(2**53 + 1) == float(2**53)
     assert (float(2**53 + 1) == 2**53 + 1) == False
 
@@ -42,9 +44,9 @@ def test_bools_are_ints_that_count():
     assert (True + True, sum([True, True, False, True])) == (2, 3)
 
 
-def test_one_one_point_zero_and_true_are_a_single_set_element():
+def test_a_set_keys_on_equality_and_hash_not_on_type():
     """1, 1.0 and True compare equal and hash equal (hash(1.0) == hash(True) == 1), so a set
-    or dict treats them as the same key; the first one inserted is kept: {1: 'a', True: 'b'}
-    is {1: 'b'}."""
+    or dict treats them as the same key: the first key inserted is kept and a later equal one
+    only replaces the value, as {1: 'a', True: 'b'} shows."""
     assert {1: "a", True: "b"} == {1: "b"}  # noqa: F601
     assert len({1, 1.0, True}) == 1  # noqa: B033

@@ -1,4 +1,7 @@
-"""str under + is a free monoid: associative, with identity "", and no other laws."""
+"""str under + is a free monoid: associative, with an identity, and no other laws."""
+
+import functools
+import operator
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,20 +16,20 @@ def test_concatenation_is_associative(a, b, c):
 
 
 @given(st.text())
-def test_the_empty_string_is_the_identity(s):
-    """Gluing nothing on either side changes nothing. The identity element of the
-    monoid is the empty string."""
+def test_concatenation_has_an_identity_element(s):
+    """Gluing nothing on either side changes nothing: the monoid has an identity
+    element, the one string that adds no characters."""
     assert "" + s == s + "" == s
 
 
-def test_concatenation_is_not_commutative():
-    """Order is information in a string. Swapping the operands usually gives a
-    different string, so the monoid is not commutative."""
+def test_concatenation_keeps_the_order_of_its_operands():
+    """Commutativity is a law the free monoid does not have: a string records the
+    order in which its pieces were glued. Spell out both sides."""
     assert ("to" + "day" == "day" + "to") == False
 
 
 @given(st.text())
-def test_only_the_empty_string_is_idempotent(s):
+def test_only_the_identity_is_idempotent(s):
     """A free monoid satisfies no equation that the monoid axioms do not force, so
     s + s == s holds only when s is the identity itself: a non-empty string doubles
     its length."""
@@ -57,16 +60,15 @@ def test_utf_16_encoding_does_not_distribute_because_of_the_bom():
 
 @given(st.lists(st.integers()), st.lists(st.integers()), st.lists(st.integers()))
 def test_lists_form_the_same_free_monoid(a, b, c):
-    """list with + is the free monoid over its element type: associative, with []
-    as identity. A str is the special case where the elements are characters."""
+    """list with + is the free monoid over its element type: associative, with an
+    identity element that holds no items. A str is the special case where the
+    elements are characters."""
     assert (a + b) + c == a + (b + c) and a + [] == a
 
 
 @given(st.lists(st.text()))
 def test_join_folds_a_list_of_strings_with_the_monoid(words):
-    """"".join(words) concatenates every string in order, starting from the
-    identity. For an empty list that is just the identity."""
-    folded = ""
-    for w in words:
-        folded = folded + w
-    assert "".join(words) == folded
+    """"".join(words) concatenates every string in order: it is the fold of the list
+    with the monoid's operation, and a fold starts from the element that changes
+    nothing, which is also its answer for an empty list."""
+    assert "".join(words) == functools.reduce(operator.add, words, "")

@@ -4,7 +4,7 @@ dynamically typed (types are checked when an operation runs, not before)."""
 import pytest
 
 
-def test_adding_an_int_and_a_str_raises_type_error():
+def test_adding_an_int_and_a_str_is_refused():
     """Strong typing: Python will not guess whether you meant 4 or "22". int.__add__
     returns NotImplemented and str has no __radd__ to try next, so the operation is
     refused."""
@@ -39,16 +39,17 @@ def test_the_compiler_accepts_an_ill_typed_expression():
         eval(code)
 
 
-def test_calling_a_method_a_type_lacks_raises_attribute_error():
+def test_calling_a_method_a_type_lacks_fails_at_the_lookup():
     """An operation outside a type's domain is rejected, not guessed at: an int has
-    no append, and the failure is an attribute lookup error at run time."""
+    no append, and the failure comes at run time from looking the name up on the
+    object, before any call is made."""
     with pytest.raises(AttributeError):
         (3).append(4)
 
 
 def test_indexing_past_the_end_is_caught_at_run_time():
     """Like Java's array bounds, an index is checked only when the subscript runs.
-    A list never reads past its end: a negative index counts back from the end, but
-    only as far as -len(list)."""
+    A list never reads past either end: a negative index counts back from the end,
+    but only as far as -len(list)."""
     with pytest.raises(IndexError):
-        [1, 2, 3][3]
+        [1, 2, 3][-4]

@@ -7,9 +7,9 @@ import typing
 import pytest
 
 
-def test_the_type_of_true_is_bool():
-    """type() reports the exact class of an object, never a base class, so True is
-    a bool even though it behaves as the int 1."""
+def test_type_reports_the_exact_class_not_a_base():
+    """type() reports the exact class of an object, never a base class, even when
+    the object behaves in every way like an instance of that base."""
     assert type(True) == bool
 
 
@@ -19,9 +19,10 @@ def test_bool_is_a_subclass_of_int():
     assert bool.__mro__ == (bool, int, object)
 
 
-def test_the_type_of_a_class_is_type():
-    """Classes are objects too, and the class that makes classes is `type`. The
-    built-in int is no exception."""
+def test_classes_are_instances_of_a_metaclass():
+    """Classes are objects too, so each has a class of its own: the metaclass that
+    built it. The built-in int is no exception, and it was built by the same
+    metaclass as every class statement that names no other."""
     assert type(int) == type
 
 
@@ -63,9 +64,9 @@ def test_duck_typing_only_needs_the_method():
     assert len(Pond()) == 3
 
 
-def test_collections_abc_iterable_recognises_any_class_with_dunder_iter():
-    """Iterable has a __subclasshook__ that looks for __iter__ on the class, so a
-    class that never mentions the ABC is still an instance of it."""
+def test_collections_abc_iterable_checks_structure_not_ancestry():
+    """Iterable has a __subclasshook__ that looks for __iter__ on the class, instead
+    of asking whether the class inherits from the ABC or was registered with it."""
 
     class Countdown:
         def __iter__(self):
@@ -74,9 +75,9 @@ def test_collections_abc_iterable_recognises_any_class_with_dunder_iter():
     assert isinstance(Countdown(), collections.abc.Iterable) == True
 
 
-def test_a_getitem_sequence_iterates_but_is_not_an_abc_iterable():
+def test_the_iterable_abc_knows_only_the_dunder_iter_protocol():
     """iter() falls back to calling __getitem__(0), (1), ... until IndexError, an
-    older protocol. The Iterable ABC only checks for __iter__, so it says no."""
+    older protocol. The Iterable ABC's check looks for __iter__ alone."""
 
     class Squares:
         def __getitem__(self, i):
@@ -95,8 +96,7 @@ class Closable(typing.Protocol):
 
 def test_runtime_checkable_protocol_checks_only_that_the_method_exists():
     """isinstance against a runtime_checkable Protocol only looks for attributes
-    with the right names. It never inspects signatures, so a close() with a
-    different signature still passes."""
+    with the right names. It never inspects their signatures."""
 
     class Door:
         def close(self, force, slam_loudly):
@@ -105,9 +105,10 @@ def test_runtime_checkable_protocol_checks_only_that_the_method_exists():
     assert isinstance(Door(), Closable) == True
 
 
-def test_runtime_checkable_protocol_rejects_a_missing_method():
-    """Without a close attribute the structural check fails, even though nothing
-    was ever declared on either side."""
+def test_runtime_checkable_protocol_looks_for_the_attribute_by_name():
+    """The structural check asks one question of the object: does it have an
+    attribute for each of the protocol's members? Nothing was ever declared on
+    either side."""
 
     class Window:
         def open(self):
@@ -116,10 +117,10 @@ def test_runtime_checkable_protocol_rejects_a_missing_method():
     assert isinstance(Window(), Closable) == False
 
 
-def test_a_plain_protocol_refuses_isinstance():
-    """A Protocol without @runtime_checkable is for static checkers only. Asking
-    isinstance about it raises TypeError rather than giving a possibly wrong
-    answer."""
+def test_a_plain_protocol_is_not_an_isinstance_target():
+    """A Protocol without @runtime_checkable is for static checkers only. isinstance
+    refuses to be asked about it rather than give a possibly wrong answer: the class
+    is the wrong kind of second argument."""
 
     class Sized(typing.Protocol):
         def size(self) -> int: ...

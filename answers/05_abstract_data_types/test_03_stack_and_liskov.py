@@ -123,40 +123,44 @@ def test_peek_shows_the_top_without_removing_it(items):
     assert (top, len(s)) == (items[-1], len(items))
 
 
-def test_popping_an_empty_stack_raises_index_error():
-    """The representation is a list, and list.pop() on an empty list raises
-    IndexError. The ADT leaks its implementation's exception unless it wraps it."""
+def test_popping_an_empty_stack_leaks_the_list_exception():
+    """The representation is a list, and Stack.pop is list.pop. The ADT leaks its
+    implementation's exception unless it wraps it: the caller sees whatever an empty
+    list says."""
     with pytest.raises(IndexError):
         Stack().pop()
 
 
 @given(operations)
-def test_the_stack_behaves_like_its_list_model(ops):
-    """Hypothesis generates random operation sequences; the model is the abstract
-    specification. One property covers every interleaving of pushes and pops."""
+def test_one_property_checks_every_interleaving_of_pushes_and_pops(ops):
+    """Hypothesis generates random operation sequences; the model, a plain list, is
+    the abstract specification, and Stack is a thin wrapper over the same list
+    operations."""
     assert lifo_holds_for(Stack(), ops) == True
 
 
-def test_a_subclass_that_only_adds_behaviour_is_substitutable():
-    """Liskov: a subtype must keep the supertype's laws. Counting pushes changes no
-    observable stack behaviour, so the same property holds for it."""
+def test_a_subclass_that_only_counts_pushes_faces_the_same_law():
+    """Liskov: a subtype must keep the supertype's laws. CountingStack adds a
+    counter that no law mentions and leaves push, pop and len doing what they did;
+    run the same property against it."""
     assert law_survives_hypothesis(CountingStack) == True
 
 
-def test_a_subclass_that_pops_the_oldest_item_breaks_lifo():
-    """QueueStack has every method a Stack has, so duck typing accepts it. The
-    shared property finds two pushes and a pop that return the wrong item."""
+def test_a_subclass_that_pops_the_oldest_item_faces_the_same_law():
+    """QueueStack has every method a Stack has, so duck typing accepts it, but its
+    pop takes the item that went in first. Hypothesis searches operation lists of up
+    to ten steps."""
     assert law_survives_hypothesis(QueueStack) == False
 
 
-def test_a_subclass_that_strengthens_a_precondition_breaks_substitution():
-    """Code written against Stack may push any number of items. A subclass that
-    raises on the fourth push demands more of its callers, and the same property
-    test fails on it."""
+def test_a_subclass_that_refuses_a_fourth_push_faces_the_same_law():
+    """Code written against Stack may push any number of items, and the generated
+    operation lists hold up to ten. BoundedStack demands more of its callers: it
+    raises on a fourth push, and the law counts a refusal as a failure."""
     assert law_survives_hypothesis(BoundedStack) == False
 
 
-def test_the_same_law_still_holds_for_the_base_class():
-    """The function is the same for every class; only the class passed in changes.
-    The base class, of course, satisfies its own specification."""
+def test_the_base_class_faces_its_own_law():
+    """The law function is the same for every class; only the class passed in
+    changes. Here it is the class the list model was written to describe."""
     assert law_survives_hypothesis(Stack) == True

@@ -54,8 +54,9 @@ def test_the_free_variables_are_listed_on_the_code_object():
 
 
 def test_a_function_that_captures_nothing_has_no_closure():
-    """Only functions with free variables get a tuple of cells. A function that uses only its
-    parameters and globals has __closure__ set to None, not to an empty tuple."""
+    """Only functions with free variables get a tuple of cells. For a function that uses only
+    its parameters and globals, __closure__ holds Python's usual marker for "nothing here"
+    rather than an empty tuple."""
 
     def plain(x):
         return x + 1
@@ -92,10 +93,11 @@ def test_writing_cell_contents_changes_the_closure():
     assert triple(2) == 10
 
 
-def test_an_empty_cell_raises_value_error():
+def test_reading_an_empty_cell_is_refused():
     """A cell exists from the moment the enclosing function starts, before its variable is
-    assigned. Reading cell_contents of a still-empty cell raises ValueError ("Cell is empty"),
-    the cell-level twin of the NameError you would get by calling the function early."""
+    assigned. Reading cell_contents of a still-empty cell fails with "Cell is empty": no name
+    is looked up here, the cell object itself reports that it holds no value. Calling inner
+    early would instead fail on the name."""
 
     def outer():
         def inner():

@@ -59,10 +59,10 @@ def test_stacked_decorators_apply_from_the_bottom_up():
     assert applied == ["b", "a"]
 
 
-def test_a_wrapper_without_wraps_hides_the_original_name():
-    """The wrapper returned by a decorator is a new function with its own metadata. Without
-    functools.wraps, the decorated function reports the wrapper's __name__, which confuses
-    tracebacks, logs and help()."""
+def test_without_functools_wraps_the_decorated_name_reports_the_inner_def():
+    """The function a decorator returns is a new function with its own metadata, set by its
+    own def statement. Without functools.wraps nothing copies the original's metadata onto
+    it, which confuses tracebacks, logs and help()."""
 
     def shout(func):
         def wrapper(*args, **kwargs):

@@ -1,4 +1,4 @@
-"""Every Python value is a heap object that carries a count of the references pointing at it.
+"""Every Python value is an object that carries a count of the references pointing at it.
 
 sys.getrefcount(x) reads that count, but it always reads one too many, because passing x to
 getrefcount is itself a reference for the duration of the call. The absolute number also varies

@@ -28,10 +28,10 @@ class Node:
         self.other = None
 
 
-def test_a_self_referencing_object_survives_del():
-    """`node.other = node` makes the object hold a reference to itself. After `del node` its count
-    is still one (its own attribute), so reference counting never frees it: the weak reference
-    still finds the object, although no name can reach it any more."""
+def test_del_removes_a_name_not_a_self_reference():
+    """`node.other = node` makes the object hold a reference to itself, and `del node` removes
+    only the reference held by the name. Reference counting frees an object when its count drops
+    to zero; a weak reference does not count, and returns None once its object is gone."""
     with automatic_gc_off():
         node = Node("loop")
         node.other = node
@@ -43,8 +43,8 @@ def test_a_self_referencing_object_survives_del():
 
 def test_gc_collect_frees_an_unreachable_cycle():
     """gc.collect() looks for groups of container objects that are referenced only from inside
-    the group. Such a group is garbage, so the collector breaks it and every member dies; their
-    finalizers fire during the collect() call."""
+    the group: no name or outside object can reach them, so they are garbage. A weakref.finalize
+    callback runs when its object dies, whatever freed it."""
     events = []
     with automatic_gc_off():
         first, second = Node("first"), Node("second")
@@ -58,9 +58,9 @@ def test_gc_collect_frees_an_unreachable_cycle():
 
 
 def test_collect_returns_how_many_unreachable_objects_it_found():
-    """gc.collect() returns the number of unreachable objects it found. Garbage made elsewhere
-    in the process is counted too, so only a lower bound is safe: a cycle of two lists adds at
-    least two."""
+    """gc.collect() returns the number of unreachable objects it found. The first collect()
+    clears out whatever garbage was already waiting, and with automatic collection off nothing
+    else can collect in between, so the second one counts only what the koan dropped."""
     with automatic_gc_off():
         gc.collect()
         first = []
@@ -68,12 +68,13 @@ def test_collect_returns_how_many_unreachable_objects_it_found():
         first.append(second)
         del first, second
         found = gc.collect()
-    assert (found >= 2) == True
+    assert found == 2
 
 
 def test_disabling_gc_stops_only_the_automatic_collections():
-    """gc.disable() turns off the collections that run by themselves when allocations pile up.
-    Reference counting keeps working, and an explicit gc.collect() still collects."""
+    """gc.disable() turns off the collections that run by themselves when allocations pile up:
+    it switches off a trigger, not the collector. gc.isenabled() reports the state of that
+    trigger."""
     with automatic_gc_off():
         enabled = gc.isenabled()
         node = Node("loop")
@@ -86,8 +87,8 @@ def test_disabling_gc_stops_only_the_automatic_collections():
 
 def test_breaking_a_cycle_by_hand_lets_refcounting_free_it():
     """Setting one link of the cycle to None removes the reference that kept the other object's
-    count up. Then the plain `del` is enough: both objects are freed at once, with the collector
-    switched off."""
+    count up, so the objects no longer form a loop. The collector is switched off here: only
+    reference counting can free anything."""
     with automatic_gc_off():
         first, second = Node("first"), Node("second")
         first.other, second.other = second, first
@@ -99,8 +100,8 @@ def test_breaking_a_cycle_by_hand_lets_refcounting_free_it():
 
 def test_a_weak_back_reference_does_not_make_a_cycle():
     """Parent and child that point at each other form a cycle. If the child's pointer to its
-    parent is a weak reference, it does not count, so the parent dies as soon as its last name
-    goes, collector or not."""
+    parent is a weak reference, it does not add to the parent's reference count, so only the
+    parent's strong references decide when it dies."""
     events = []
     with automatic_gc_off():
         parent, child = Node("parent"), Node("child")

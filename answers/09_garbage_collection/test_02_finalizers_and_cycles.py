@@ -22,9 +22,9 @@ def automatic_gc_off():
 
 
 def test_objects_with_dunder_del_in_a_cycle_are_collected_since_pep_442():
-    """Both objects have `__del__` and reference each other. Nothing happens at `del` (the counts
-    stay positive); gc.collect() calls both finalizers and frees the pair instead of leaving it
-    in gc.garbage as Python 3.3 and older did."""
+    """Both objects have `__del__` and reference each other. Python 3.3 and older could not
+    choose which finalizer to run first, so the collector parked such cycles in gc.garbage for
+    good. PEP 442 (3.4) runs the finalizers of the whole unreachable group first, then frees it."""
     log = []
 
     class Finalizable:
@@ -46,9 +46,9 @@ def test_objects_with_dunder_del_in_a_cycle_are_collected_since_pep_442():
 
 
 def test_dunder_del_runs_at_most_once_even_after_resurrection():
-    """A `__del__` may 'resurrect' its object by storing `self` somewhere. PEP 442 records that
-    the finalizer already ran, so when the object dies for the second time it is freed without
-    calling `__del__` again."""
+    """A `__del__` may 'resurrect' its object by storing `self` somewhere. PEP 442 marks an
+    object, in its garbage-collector header, once its finalizer has run, and CPython checks that
+    mark before it calls `__del__`."""
     log = []
     graveyard = []
 
@@ -83,7 +83,7 @@ def test_a_finalizer_called_early_does_not_run_again():
 def test_copying_the_caught_exception_into_a_local_makes_a_cycle():
     """Python deletes the `except ... as err` name at the end of the block, but not a copy of it.
     `saved = err` leaves the frame holding the exception, which holds its traceback, which holds
-    the frame: a cycle. So the function's locals outlive its return until the collector runs."""
+    the frame: a cycle, which reference counting alone can never bring to zero."""
 
     class Big:
         pass

@@ -25,23 +25,25 @@ class Thing:
     pass
 
 
-def test_ints_and_strings_are_never_tracked():
-    """An int or a str cannot refer to another object, so it can never be part of a cycle; the
-    collector does not track it at all. That saves the gc header and the bookkeeping."""
+def test_tracking_depends_on_whether_an_object_can_refer_to_others():
+    """The collector only needs to see objects that could be part of a cycle, and an object that
+    holds no references to other objects never can be. Such types skip the collector altogether:
+    no gc header in front of the object, no visit in any collection."""
     assert (gc.is_tracked(42), gc.is_tracked("text")) == (False, False)
 
 
-def test_an_empty_list_is_tracked_but_an_empty_dict_is_not():
-    """A list is tracked from birth, even empty, because any append could close a cycle. CPython
-    dicts start untracked and only become tracked when a value that could be a container is put
-    in them."""
+def test_lists_and_dicts_start_tracking_at_different_moments():
+    """Any append could make a list part of a cycle, and an append does not tell the collector
+    anything. CPython's dicts are watched on every store instead: a dict starts being tracked
+    only when it is given a value that could be a container."""
     assert (gc.is_tracked([]), gc.is_tracked({})) == (True, False)
 
 
-def test_a_dict_becomes_tracked_when_it_receives_a_container_and_stays_tracked():
-    """A dict of ints and strings cannot be in a cycle, so CPython leaves it untracked. Storing
-    a list in it starts tracking; removing the list again does not stop it: a dict is left
-    untracked at creation, or untracked by a full collection, never on deletion."""
+def test_a_dict_is_checked_for_untracking_only_at_birth_and_in_full_collections():
+    """A dict of ints and strings cannot be in a cycle, so CPython leaves it untracked, and
+    storing a value that could be a container switches tracking on. CPython asks whether a dict
+    could be untracked at two moments only: when the dict is created, and when a full
+    collection examines it."""
     with automatic_gc_off():  # a full collection in between could untrack the dict again
         settings = {"retries": 3, "mode": "fast"}
         before = gc.is_tracked(settings)
@@ -63,16 +65,29 @@ def test_a_collection_untracks_tuples_that_hold_only_atomic_values():
     assert (at_birth, gc.is_tracked(pair)) == (True, False)
 
 
-def test_instances_of_your_classes_are_tracked():
-    """An instance can get any attribute, including one that points back at itself, so instances
-    of ordinary classes are tracked from birth."""
+def test_an_instance_of_your_class_could_point_back_at_itself():
+    """An instance of an ordinary class can get any attribute at any time, including one that
+    points back at the instance itself, and setting an attribute does not tell the collector
+    anything."""
     assert gc.is_tracked(Thing()) == True
 
 
-def test_get_referrers_finds_a_list_but_not_an_untracked_dict():
-    """gc.get_referrers(x) walks the tracked objects and returns those that refer to x. An
-    untracked dict is invisible to that walk, so a dict holding only strings is never reported,
-    although it holds a reference just as well."""
+def test_a_function_can_close_a_cycle_but_its_code_object_cannot():
+    """A function holds its globals dict, its defaults and its closure cells, and any of them can
+    lead back to the function: a module's functions sit in the very dict they hold as globals.
+    A code object holds constants, names, byte strings and nested code objects, all made
+    before it and none of them able to point back at it."""
+
+    def shout(text):
+        return text.upper()
+
+    assert (gc.is_tracked(shout), gc.is_tracked(shout.__code__)) == (True, False)
+
+
+def test_get_referrers_searches_only_tracked_objects():
+    """gc.get_referrers(x) walks the objects the collector tracks and returns those that refer
+    to x directly. An object the collector does not track is invisible to that walk, however
+    many references it holds."""
     value = "".join(["sec", "ret"])
     in_list = [value]
     in_dict = {"key": value}
@@ -85,8 +100,9 @@ def test_get_referrers_finds_a_list_but_not_an_untracked_dict():
 
 
 def test_get_referents_lists_what_an_object_points_to():
-    """gc.get_referents(x) asks x's type for the objects x refers to directly (the same walk the
-    collector does). For an instance those include its class; for a list, its items."""
+    """gc.get_referents(x) asks x's type for the objects x refers to directly: the same walk the
+    collector uses to find cycles, so it must report every reference that could close one. A
+    class attribute can hold an instance of that very class."""
     item = Thing()
     box = [item]
     assert (item in gc.get_referents(box), Thing in gc.get_referents(item)) == (True, True)

@@ -25,8 +25,8 @@ def test_frombuffer_array_sees_changes_to_the_bytearray():
 
 
 def test_writing_to_a_frombuffer_array_changes_the_bytearray():
-    """The sharing works both ways when the owner is mutable. 258 is 0x0102, stored
-    little-endian as the bytes 02 01 00 00."""
+    """The sharing works both ways when the owner is mutable. `<i4` stores each element in four
+    bytes, least significant byte first."""
     raw = bytearray(8)
     arr = np.frombuffer(raw, dtype="<i4")
     arr[1] = 258

@@ -9,14 +9,16 @@ import pytest
 
 
 def test_keyboard_interrupt_is_not_an_exception():
-    """Ctrl-C should stop a program even if it is full of `except Exception:` handlers. That is
-    why KeyboardInterrupt skips Exception and derives straight from BaseException."""
+    """Ctrl-C should stop a program even if it is full of `except Exception:` handlers, so the
+    exception it raises must not be an Exception. `__mro__` lists a class and all its
+    ancestors, nearest first."""
     assert KeyboardInterrupt.__mro__ == (KeyboardInterrupt, BaseException, object)
 
 
-def test_except_exception_does_not_catch_system_exit():
-    """`sys.exit()` works by raising SystemExit. Because it is not an Exception, a broad
-    `except Exception` handler lets it pass and the interpreter can still shut down."""
+def test_except_exception_lets_sys_exit_through():
+    """`sys.exit()` does not stop the process on the spot: it raises an exception, and the
+    interpreter shuts down when that exception reaches the top. Its class sits outside
+    Exception, so a broad `except Exception` handler lets it pass."""
 
     def run():
         try:
@@ -28,9 +30,10 @@ def test_except_exception_does_not_catch_system_exit():
         run()
 
 
-def test_sys_exit_without_an_argument_carries_code_none():
-    """The exit status travels in `SystemExit.code`. With no argument it is None, which the
-    interpreter turns into exit status 0; it is not the integer 0 itself."""
+def test_the_code_attribute_keeps_exactly_what_sys_exit_was_given():
+    """The exit status travels in `SystemExit.code`, which holds exactly the argument passed to
+    `sys.exit()`, or the argument's default when none was passed. Only at the very end does the
+    interpreter turn that value into a process exit status."""
     with pytest.raises(SystemExit) as info:
         sys.exit()
     assert info.value.code == None
@@ -64,8 +67,8 @@ def test_key_error_descends_from_lookup_error():
 
 def test_a_broad_except_hides_a_bug():
     """A missing file is a recoverable condition, but a misspelt name is a bug. `except
-    Exception` cannot tell them apart: the NameError below is swallowed and the caller gets the
-    fallback value as if the file were simply absent."""
+    Exception` cannot tell them apart: the NameError below is swallowed, and the caller cannot
+    tell the bug from a file that is simply absent."""
 
     def load(path):
         try:

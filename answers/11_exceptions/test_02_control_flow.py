@@ -21,7 +21,7 @@ class CountingDict(dict):
         return super().__getitem__(key)
 
 
-def test_a_missing_key_raises_key_error():
+def test_subscripting_a_dict_with_an_absent_key_raises():
     """Subscripting a dict with an absent key does not return None: it raises. `dict.get`
     is the method that returns a default instead."""
     with pytest.raises(KeyError):
@@ -48,7 +48,7 @@ def test_eafp_looks_up_once():
     assert d.calls == ["getitem"]
 
 
-def test_a_missing_attribute_raises_attribute_error():
+def test_reading_an_attribute_an_object_lacks_raises():
     """Attribute access is a lookup too, with its own exception. `getattr(obj, name, default)`
     is the attribute counterpart of `dict.get`."""
     with pytest.raises(AttributeError):
@@ -57,8 +57,8 @@ def test_a_missing_attribute_raises_attribute_error():
 
 def test_a_method_call_on_none_fails_only_where_none_is_used():
     """None is Python's null reference: a real object that fits anywhere a value is expected.
-    A function that returns None by mistake raises nothing; the AttributeError comes later, at
-    the first attribute lookup on it, often far from the code at fault."""
+    A function that returns None by mistake raises nothing; the error comes later, at the first
+    attribute lookup on it, often far from the code at fault."""
     found = {"ada": "Ada Lovelace"}.get("alan")
     with pytest.raises(AttributeError):
         found.upper()
@@ -75,8 +75,8 @@ class Sensor:
 
 
 def test_hasattr_is_eafp_inside():
-    """`hasattr` simply calls `getattr` and reports whether AttributeError came out. A property
-    that exists but raises AttributeError therefore looks absent."""
+    """`hasattr` simply calls `getattr` and reports whether AttributeError came out, whatever
+    raised it: a missing attribute, or code that ran while the attribute was computed."""
     assert hasattr(Sensor(), "reading") == False
 
 
@@ -142,17 +142,17 @@ def test_an_error_in_else_is_not_caught_by_its_own_try():
     assert events == ["try", "else", "finally", "escaped"]
 
 
-def test_return_in_finally_wins():
+def test_a_return_in_finally_replaces_the_pending_return():
     """`finally` runs after the `try` block's `return` has been decided, and a `return` inside
     `finally` replaces it. (Python 3.14 warns about this pattern, PEP 765.)"""
 
     def f():
         try:
-            return "try"
+            return 1
         finally:
-            return "finally"  # noqa: B012
+            return 2  # noqa: B012
 
-    assert f() == "finally"
+    assert f() == 2
 
 
 def test_return_in_finally_swallows_the_exception():

@@ -32,10 +32,10 @@ def test_raise_from_records_the_cause():
     assert type(e.__cause__) == KeyError
 
 
-def test_raise_from_also_suppresses_the_context():
-    """Setting a cause also sets `__suppress_context__` to True: an explicit cause replaces the
-    implicit context in the printed report, which follows only the chain you named. The
-    context is still recorded in `__context__`."""
+def test_an_explicit_cause_takes_the_place_of_the_context_in_the_report():
+    """When you name a cause, the printed report follows only the chain you named, not the
+    implicit context, which is still recorded in `__context__`. The flag
+    `__suppress_context__` is what tells the printer to leave the context out."""
     e = caught("from err")
     assert e.__suppress_context__ == True
 
@@ -49,22 +49,23 @@ def test_raising_inside_except_chains_implicitly():
     assert type(e.__context__) == KeyError
 
 
-def test_raise_from_none_hides_the_context_but_keeps_it():
-    """`from None` sets `__suppress_context__` so the traceback shows only the new error, yet
-    `__context__` still holds the KeyError for anyone who inspects it."""
+def test_raise_from_none_changes_the_report_not_the_record():
+    """`from None` is for an old error that is an implementation detail: the report should show
+    only the new one. It works through the same flag as an explicit cause, and it erases
+    nothing from the exception object."""
     e = caught("from None")
     assert e.__suppress_context__ == True
     assert type(e.__context__) == KeyError
 
 
-def test_a_chained_traceback_prints_two_tracebacks():
+def test_a_chained_report_prints_one_traceback_per_exception():
     """The printed report walks the chain: one "Traceback (most recent call last):" header per
-    exception shown. Implicit chaining shows both the KeyError and the ValueError."""
+    exception shown. Implicit chaining shows the context as well as the new exception."""
     text = "".join(traceback.format_exception(caught("implicit")))
     assert text.count("Traceback (most recent call last):") == 2
 
 
-def test_from_none_prints_a_single_traceback():
+def test_from_none_cuts_the_printed_chain():
     """With the context suppressed, the report stops at the new exception, which is the point
     of `from None` when the old error is an implementation detail."""
     text = "".join(traceback.format_exception(caught("from None")))

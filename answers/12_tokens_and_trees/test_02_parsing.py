@@ -7,7 +7,7 @@ import pytest
 
 def test_the_parser_rejects_what_the_lexer_accepted():
     """`1 + + = x` lexes fine, but no grammar rule builds a statement from it, so the parser
-    raises. Syntax errors are found before a single instruction runs."""
+    raises. Code that breaks the grammar is refused before a single instruction runs."""
     with pytest.raises(SyntaxError):
         ast.parse("1 + + = x")
 
@@ -20,25 +20,25 @@ def test_ast_dump_shows_the_tree_of_an_expression():
     assert dumped == "BinOp(left=Name(id='price', ctx=Load()), op=Mult(), right=Name(id='qty', ctx=Load()))"
 
 
-def test_an_assignment_target_is_stored_not_loaded():
-    """The same Name node type is used for reading and writing; its ctx says which. The
-    compiler turns Store into a STORE_* instruction and Load into a LOAD_* one."""
+def test_a_name_node_records_whether_it_is_read_or_written():
+    """The same Name node type serves for reading a variable and for writing it; its `ctx`
+    attribute says which, and the compiler picks the instruction from it. There are three
+    contexts, one for each thing a statement can do to a name."""
     target = ast.parse("total = price * qty").body[0].targets[0]
     assert type(target.ctx).__name__ == "Store"
 
 
 def test_comments_vanish_from_the_tree():
-    """tokenize reports a comment as a token, but no AST node holds it: the two trees below are
-    identical.
-    The AST keeps only what matters for running the code."""
+    """tokenize reports a comment as a token, but the parser drops it: there is no AST node type
+    for a comment. The AST keeps only what matters for running the code."""
     with_comment = ast.dump(ast.parse("total = price * qty  # in euros"))
     without = ast.dump(ast.parse("total = price * qty"))
     assert (with_comment == without) == True
 
 
 def test_redundant_parentheses_vanish_from_the_tree():
-    """Parentheses steer the parser, then disappear: `(a * b) + c` and `a * b + c` give the
-    same tree because the parentheses only restate the precedence."""
+    """Parentheses steer the parser, then disappear: there is no node type for them. In
+    `(a * b) + c` they only restate what precedence would do anyway."""
     assert (ast.dump(ast.parse("(a * b) + c")) == ast.dump(ast.parse("a * b + c"))) == True
 
 
@@ -49,11 +49,12 @@ def test_parentheses_that_matter_survive_as_tree_shape():
     assert type(top.op).__name__ == "Mult"
 
 
-def test_a_call_is_a_call_node_holding_its_arguments():
-    """Calling is an expression node, Call, which keeps positional arguments in `args` and
-    keyword arguments in `keywords`, separately."""
+def test_a_call_node_keeps_positional_and_keyword_arguments_apart():
+    """A call is an expression node, which keeps positional arguments in `args` and keyword
+    arguments in `keywords`, two separate lists."""
     node = ast.parse("print(total, sep='')", mode="eval").body
-    assert (type(node).__name__, len(node.args), len(node.keywords)) == ("Call", 1, 1)
+    assert type(node).__name__ == "Call"
+    assert (len(node.args), len(node.keywords)) == (1, 1)
 
 
 def test_the_tree_keeps_source_positions():

@@ -1,5 +1,7 @@
 """Code objects: the bytecode and the tables its operands index into."""
 
+import dis
+import sys
 import types
 
 import pytest
@@ -40,8 +42,8 @@ def test_co_names_holds_global_and_attribute_names():
 
 
 def test_co_consts_holds_the_literals():
-    """Literals live in co_consts and LOAD_CONST n pushes entry n. Slot 0 holds the docstring,
-    or None when there is none (as here), on 3.10 to 3.13."""
+    """Literals live in co_consts and LOAD_CONST n pushes entry n. On 3.10 to 3.13 slot 0 of a
+    function's table is reserved for its docstring, whether or not the function has one."""
 
     def greet():
         return "hello"
@@ -49,11 +51,21 @@ def test_co_consts_holds_the_literals():
     assert greet.__code__.co_consts == (None, "hello")
 
 
-def test_bytecode_is_wordcode_with_two_bytes_per_instruction():
-    """Since 3.6 every instruction is an opcode byte plus an argument byte, so co_code always
-    has an even length. Larger arguments use extra EXTENDED_ARG words, and the inline caches of
-    3.11+ are two-byte CACHE words too."""
-    assert len(checkout.__code__.co_code) % 2 == 0
+def test_inline_caches_pad_co_code_since_3_11():
+    """Since 3.6 an instruction is one two-byte code unit, an opcode byte and an argument byte,
+    and co_code is the units laid end to end. From 3.11 an instruction the interpreter may
+    specialise is followed in co_code by CACHE units, where its specialised form keeps its
+    counters and guesses; dis lists the instructions without them."""
+
+    def add(a, b):
+        return a + b
+
+    units = len(add.__code__.co_code) // 2
+    instructions = len(list(dis.get_instructions(add)))
+    if sys.version_info >= (3, 11):
+        assert units - instructions == 1
+    else:
+        assert units - instructions == 0
 
 
 def test_code_objects_are_immutable():
@@ -64,8 +76,9 @@ def test_code_objects_are_immutable():
 
 
 def test_replace_makes_a_patched_copy_of_the_code():
-    """code.replace() returns a new code object with some fields changed. Swapping the constant
-    table changes what LOAD_CONST pushes, without touching a single instruction."""
+    """code.replace() returns a new code object with some fields changed. The instructions name a
+    constant only by its index into co_consts (LOAD_CONST, or RETURN_CONST on 3.12 and 3.13), so
+    swapping the table changes the value without touching a single instruction."""
 
     def answer():
         return 1
@@ -86,9 +99,10 @@ def test_a_function_is_code_plus_globals():
     assert other(3) == 30
 
 
-def test_one_code_object_is_shared_by_every_function_made_from_it():
-    """The body of `inner` is compiled once, with the outer function. Each run of the `def`
-    statement only builds a new function object around that same code object."""
+def test_running_a_def_again_compiles_nothing_new():
+    """The body of `inner` is compiled once, together with `make`, and stored among make's
+    constants. Running the `def` statement builds a function object around what it finds
+    there."""
 
     def make(n):
         def inner():

@@ -20,8 +20,8 @@ def loads(fn):
 
 
 def test_a_local_is_read_from_a_numbered_slot():
-    """Locals are known at compile time, so they live in a fixed array of slots and are read
-    with LOAD_FAST: an index, no dictionary lookup."""
+    """Locals are known at compile time, so they live in a fixed array of slots and are read by
+    index, with no dictionary lookup: the fast way."""
 
     def local_read(amount):
         return amount
@@ -30,8 +30,8 @@ def test_a_local_is_read_from_a_numbered_slot():
 
 
 def test_a_global_is_looked_up_by_name():
-    """RATE is not assigned in the function, so the compiler makes it global: LOAD_GLOBAL looks
-    the name up in the module's dict, then in builtins, at run time."""
+    """RATE is not assigned in the function, so the compiler makes it global: the instruction
+    looks the name up in the module's dict, then in builtins, at run time."""
 
     def global_read():
         return RATE
@@ -41,7 +41,7 @@ def test_a_global_is_looked_up_by_name():
 
 def test_a_closure_variable_is_read_through_a_cell():
     """`n` belongs to the enclosing function but outlives its call. It is kept in a cell
-    object, and the inner function reads it with LOAD_DEREF."""
+    object, and the inner function reads it by dereferencing that cell."""
 
     def make(n):
         def inner():
@@ -87,33 +87,35 @@ def add(a, b):
 
 @pytest.mark.skipif(
     sys.version_info < (3, 11),
-    reason="3.10 still had one opcode per operator: BINARY_ADD, BINARY_MULTIPLY...",
+    reason="3.10 still had one opcode per binary operator (3.11 merged them)",
 )
-def test_addition_is_the_generic_binary_op_since_3_11():
-    """3.11 replaced the per-operator opcodes with one BINARY_OP whose argument says which
-    operator (dis shows it as argrepr). Many older texts still say
-    BINARY_ADD; the adaptive interpreter then specialises BINARY_OP."""
+def test_one_opcode_serves_every_binary_operator_since_3_11():
+    """3.11 replaced the per-operator opcodes with one generic instruction whose argument says
+    which operator (dis shows it as argrepr). Many older texts still show the old names; the
+    adaptive interpreter then specialises the generic instruction."""
     instr = first_binary(add)
     assert (instr.opname, instr.argrepr) == ("BINARY_OP", "+")
 
 
 @pytest.mark.skipif(
     sys.version_info >= (3, 11),
-    reason="since 3.11 every binary operator is one BINARY_OP opcode with an argument",
+    reason="since 3.11 every binary operator shares one opcode, with an argument",
 )
 def test_addition_had_its_own_opcode_up_to_3_10():
-    """Up to 3.10 each operator had its own opcode. 3.11 merged them into BINARY_OP, so
-    bytecode names from older books no longer match what dis prints."""
+    """Up to 3.10 each operator had its own opcode, named after the operation. 3.11 merged them
+    into one, so bytecode names from older books no longer match what dis prints."""
     assert first_binary(add).opname == "BINARY_ADD"
 
 
 @pytest.mark.skipif(
     sys.version_info < (3, 11),
-    reason="3.10 has no RESUME: the first instruction is the body's own first one",
+    reason="3.10 has no hook instruction: the first instruction is the body's own first one",
 )
-def test_functions_start_with_resume_since_3_11():
-    """From 3.11 the first instruction of a function is RESUME, a hook where the interpreter
-    checks for tracing and pending interrupts (and, on 3.11 only, counts warm-up calls)."""
+def test_functions_open_with_a_hook_instruction_since_3_11():
+    """From 3.11 a function's bytecode opens with a hook where the interpreter checks for tracing
+    and pending interrupts (and, on 3.11 only, counts warm-up calls). Only set-up work for
+    closure cells or generators may come before it, and the same instruction follows every
+    `yield`, where a generator continues."""
 
     def first(a):
         return a
@@ -127,12 +129,12 @@ def test_functions_start_with_resume_since_3_11():
 )
 @pytest.mark.skipif(
     sys.version_info >= (3, 14),
-    reason="3.14 removed RETURN_CONST again: opcodes are implementation details",
+    reason="3.14 removed this fused instruction again: opcodes are implementation details",
 )
 def test_return_none_is_one_fused_instruction_on_3_12_and_3_13():
-    """3.12 fused LOAD_CONST + RETURN_VALUE into RETURN_CONST, so a function that falls off its
-    end returns None with one instruction. Opcodes are implementation details: they keep
-    changing."""
+    """3.12 fused the pair 'push a constant' and 'return the top of the stack' into a single
+    instruction, so a function that falls off its end returns None in one step. Opcodes are
+    implementation details: they keep changing."""
 
     def nothing():
         pass
@@ -153,8 +155,9 @@ def nested_code(fn):
     reason="up to 3.11 a comprehension is compiled as a hidden nested function",
 )
 def test_comprehensions_are_inlined_since_3_12():
-    """PEP 709 (3.12) inlined list, dict and set comprehensions into the enclosing function: no
-    nested code object, no extra call. (Generator expressions still get their own.)"""
+    """PEP 709 (3.12) inlined list, dict and set comprehensions into the enclosing function's own
+    bytecode, saving a function call per comprehension. (Generator expressions still get a
+    function of their own.)"""
     assert len(nested_code(squares)) == 0
 
 
@@ -164,7 +167,8 @@ def test_comprehensions_are_inlined_since_3_12():
 )
 def test_comprehensions_were_hidden_functions_up_to_3_11():
     """Up to 3.11 a list comprehension was compiled as a nested function, stored as a code
-    object in co_consts and called once. That is why it had its own scope."""
+    object in co_consts and called once; that function's scope kept the loop variable from
+    leaking. 3.12 inlines it and keeps the loop variable isolated by other means (PEP 709)."""
     assert len(nested_code(squares)) == 1
 
 

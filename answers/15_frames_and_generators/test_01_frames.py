@@ -50,7 +50,8 @@ def _dive(depth):
 @given(st.integers(min_value=0, max_value=12))
 def test_each_recursive_call_adds_one_frame(depth):
     """Recursion is not a loop: each level is a separate frame with its own `depth` local.
-    `_dive(n)` calls itself n more times, so its deepest frame sits n + 1 links above ours."""
+    `_dive(n)` calls itself n more times, and every call, the first one included, is a frame
+    of its own on top of ours."""
     here = sys._getframe()
     frame, links = _dive(depth), 0
     while frame is not here:
@@ -135,17 +136,22 @@ def test_a_traceback_keeps_the_raising_frame_and_its_locals_alive():
 def test_eval_runs_compiled_code_in_a_new_frame():
     """`eval` is the whole pipeline at run time: the source is parsed, compiled to a code
     object, and run by the interpreter in a fresh frame. That frame's code carries the filename
-    given to `compile` and the name `<module>`, whatever the mode."""
+    given to `compile`, and the name that every top-level code object gets, whatever the
+    mode."""
     code = compile("sys._getframe()", "app.py", "eval")
     frame = eval(code, {"sys": sys})
     assert (frame.f_code.co_filename, frame.f_code.co_name) == ("app.py", "<module>")
 
 
+def _evaluate_formula():
+    return eval("sys._getframe()", {"sys": sys})
+
+
 def test_the_eval_frame_links_back_to_its_caller():
-    """The frame made by `eval` is pushed on top of the caller's, like any call, so its
-    `f_back` is the frame that called `eval`."""
-    frame = eval("sys._getframe()", {"sys": sys})
-    assert frame.f_back.f_code.co_name == "test_the_eval_frame_links_back_to_its_caller"
+    """The frame made by `eval` is pushed on top of the caller's, like any call, and `f_back`
+    links it to whichever Python frame was running when `eval` was called."""
+    frame = _evaluate_formula()
+    assert frame.f_back.f_code.co_name == "_evaluate_formula"
 
 
 def _make_closure():

@@ -12,7 +12,7 @@ import pytest
 
 def test_calling_a_generator_function_runs_none_of_its_body():
     """The call only creates the generator and its frame; the body waits for the first
-    `next()`. Until then the generator is in the state GEN_CREATED."""
+    `next()`. inspect.getgeneratorstate names the four states a generator passes through."""
     log = []
 
     def gen():
@@ -40,7 +40,7 @@ def test_a_suspended_generator_keeps_its_locals():
 
 def test_a_suspended_generator_is_paused_on_its_yield_line():
     """The suspended frame remembers exactly where it stopped: `f_lineno` is the line of the
-    `yield` it is paused at. Here that is two lines below the `def`."""
+    `yield` it is paused at, counted like any line of the file."""
 
     def gen():
         yield "first"
@@ -53,8 +53,8 @@ def test_a_suspended_generator_is_paused_on_its_yield_line():
 
 
 def test_a_closed_generator_drops_its_frame():
-    """Once a generator is finished or closed, its frame is released and `gi_frame` becomes
-    None: nothing is left to resume. Its state is GEN_CLOSED."""
+    """Once a generator is finished or closed, nothing is left to resume, so it lets go of its
+    frame, and the frame's locals with it. Its state is GEN_CLOSED."""
 
     def gen():
         yield 1
@@ -63,6 +63,24 @@ def test_a_closed_generator_drops_its_frame():
     next(g)
     g.close()
     assert g.gi_frame == None
+
+
+def _advance(generator):
+    return next(generator)
+
+
+def test_a_suspended_generator_frame_belongs_to_no_call_chain():
+    """While a generator runs, its frame sits on top of whoever called `next()`, linked by
+    `f_back` like any call. At a `yield` it is taken off that chain again: the next `next()`
+    may come from a different caller entirely, and the frame links to that one then."""
+
+    def gen():
+        yield sys._getframe().f_back.f_code.co_name
+        yield "paused"
+
+    g = gen()
+    caller_while_running = _advance(g)
+    assert (caller_while_running, g.gi_frame.f_back) == ("_advance", None)
 
 
 def test_the_first_send_must_be_none():
@@ -108,9 +126,10 @@ def test_a_return_value_travels_in_stopiteration():
     assert info.value.value == "done"
 
 
-def test_close_raises_generatorexit_at_the_paused_yield():
-    """`close()` resumes the frame by raising GeneratorExit where it is paused, so
-    `finally` blocks and `with` statements inside the generator get to clean up."""
+def test_close_raises_an_exception_at_the_paused_yield():
+    """`close()` resumes the frame by raising an exception where it is paused, so `finally`
+    blocks and `with` statements inside the generator get to clean up. Its class derives from
+    BaseException only, so that `except Exception` inside the generator does not swallow it."""
     seen = []
 
     def gen():
@@ -126,7 +145,7 @@ def test_close_raises_generatorexit_at_the_paused_yield():
     assert seen[0] == GeneratorExit
 
 
-def test_yielding_after_close_is_a_runtimeerror():
+def test_a_generator_that_yields_after_close_breaks_the_protocol():
     """A generator asked to close must stop. If it catches GeneratorExit and yields again,
     `close()` refuses to carry on and raises an error instead."""
 
@@ -140,12 +159,12 @@ def test_yielding_after_close_is_a_runtimeerror():
     next(g)
     with pytest.raises(Exception) as caught:  # close() first, so no generator is left half-open
         g.close()
-    assert caught.type is RuntimeError
+    assert caught.type == RuntimeError
 
 
 def test_close_returns_the_generators_return_value_since_3_13():
     """Since Python 3.13 a generator that answers GeneratorExit with `return value` hands that
-    value back as the result of `close()`. Before 3.13 `close()` always returned None."""
+    value back as the result of `close()`. Before 3.13 `close()` threw that value away."""
 
     def gen():
         try:
@@ -176,7 +195,7 @@ def test_throw_raises_at_the_yield_and_returns_the_next_yield():
     assert g.throw(ValueError("bad input")) == "recovered"
 
 
-def test_stopiteration_escaping_a_generator_becomes_runtimeerror():
+def test_a_stopiteration_escaping_a_generator_is_converted():
     """PEP 479 (the default since 3.7): a StopIteration that leaks out of a generator's body
     would silently end whatever loop is consuming it, so Python converts it into a different
     exception with the StopIteration as its `__cause__`."""

@@ -19,9 +19,9 @@ class Tick:
         return reply
 
 
-def test_async_def_returns_a_coroutine_not_a_result():
+def test_calling_an_async_function_runs_none_of_its_body():
     """Calling an `async def` function runs none of its body, just like a generator function:
-    it returns a coroutine object holding a fresh frame."""
+    it returns an object holding a fresh frame, of a type of its own that PEP 492 added."""
 
     async def answer():
         return 42
@@ -63,9 +63,9 @@ def test_await_passes_the_suspension_up_to_whoever_called_send():
 
 
 def test_an_awaiting_coroutine_is_suspended_with_its_frame():
-    """While it waits at an `await`, a coroutine is CORO_SUSPENDED and its frame, reachable as
-    `cr_frame`, still holds its locals: this is the "user-space context switch" that lets one
-    thread juggle thousands of tasks."""
+    """While it waits at an `await`, a coroutine's frame, reachable as `cr_frame`, still holds its
+    locals, and inspect.getcoroutinestate says where it stands: this is the "user-space context
+    switch" that lets one thread juggle thousands of tasks."""
 
     async def task():
         request = "GET /"
@@ -82,8 +82,8 @@ def test_an_awaiting_coroutine_is_suspended_with_its_frame():
 
 
 def test_a_finished_coroutine_drops_its_frame():
-    """Like a generator, a coroutine releases its frame when it finishes: `cr_frame` becomes
-    None and the state is CORO_CLOSED."""
+    """Like a generator, a coroutine that has finished has nothing left to resume, so it lets go
+    of its frame. Its state is CORO_CLOSED."""
 
     async def task():
         return 1
@@ -127,8 +127,8 @@ def _three():
 
 
 def test_every_generator_resume_is_a_call_event():
-    """To the tracer, resuming a suspended generator frame looks like calling it again. Draining
-    a three-yield generator resumes its frame once per yield and once more to finish."""
+    """To the tracer, resuming a suspended generator frame looks like calling it again. `list()`
+    keeps calling `next()` until the generator finishes."""
     calls = []
 
     def tracer(frame, event, arg):

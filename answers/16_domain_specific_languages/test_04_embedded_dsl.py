@@ -123,8 +123,8 @@ def test_a_chained_comparison_hides_an_and():
 
 def test_in_checks_identity_before_calling_eq():
     """`x in some_list` checks each item with `is` first and only calls `==` when the objects
-    differ. Finding the very same column object works and stops there, even though `==` on
-    two different columns builds a tree whose truth value is refused."""
+    differ. In this DSL, `==` on two different columns builds a tree whose truth value is
+    refused."""
     age = Col("age")
     assert (age in [age, Col("name")]) == True
 
@@ -138,8 +138,9 @@ def test_the_tree_compiles_to_sql_that_sqlite_runs():
 
 @given(st.integers(min_value=0, max_value=60), st.sampled_from(["a", "b"]))
 def test_python_and_sqlite_agree_on_what_the_tree_means(threshold, dept):
-    """One tree, two back ends: evaluated row by row in Python or compiled to SQL, it must
-    select the same rows. Checking that for every threshold is how DSL compilers are tested."""
+    """One tree, two back ends: evaluated row by row in Python, or compiled to SQL and run by
+    SQLite. Checking one against the other for every threshold is how DSL compilers are
+    tested."""
     where = (Col("age") > threshold) & (Col("dept") == dept)
     in_python = [row["name"] for row in PEOPLE if where.evaluate(row)]
     assert (in_python == run_in_sqlite(where, PEOPLE)) == True
@@ -195,5 +196,5 @@ def saxpy(a, x, y):
 def test_a_jit_decorator_reads_the_function_instead_of_running_it():
     """A decorator receives the function object and may do anything with it. A DSL compiler
     such as Triton parses the body into its own IR and never runs it as Python. `ast.walk`
-    visits the outer `+` before the `*` nested inside it."""
+    visits the tree breadth-first, from the root down."""
     assert (saxpy.binops, len(SAXPY_CALLS)) == (["Add", "Mult"], 0)

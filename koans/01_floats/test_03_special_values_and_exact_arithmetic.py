@@ -24,20 +24,21 @@ def test_negative_zero_equals_zero_but_keeps_its_sign():
     assert math.copysign(1.0, -0.0) == __
 
 
-def test_isclose_is_relative_so_nothing_is_close_to_zero():
-    """math.isclose defaults to rel_tol=1e-09 and abs_tol=0.0: the allowed error is a fraction
-    of the larger magnitude. Next to 0.0 that fraction is 0, so even 1e-10 is not close to
-    zero until you pass an abs_tol."""
+def test_isclose_allows_an_error_relative_to_the_values_compared():
+    """math.isclose defaults to rel_tol=1e-09 and abs_tol=0.0: the allowed error is rel_tol
+    times the larger magnitude, plus abs_tol. Work out that allowance when one of the two
+    values is 0.0 and abs_tol is left at its default."""
     assert math.isclose(0.1 + 0.2, 0.3)
     assert math.isclose(1e-10, 0.0, abs_tol=1e-9)
     assert math.isclose(1e-10, 0.0) == __
 
 
 def test_fsum_keeps_the_bits_that_plus_throws_away():
-    """Adding 1.0 to 1e100 loses the 1.0 entirely, so left-to-right addition returns 0.0.
-    math.fsum tracks the lost low-order parts and returns the correctly rounded sum. sum()
-    changed in Python 3.12: it now compensates too (sum([0.1] * 10) is 1.0 on 3.12+ but
-    0.9999999999999999 on 3.10 and 3.11)."""
+    """Next to 1e100 neighbouring doubles are about 1.9e84 apart, so 1e100 + 1.0 rounds to a
+    double that no longer holds the 1.0, and left-to-right addition goes on from there.
+    math.fsum keeps the low-order parts that each + rounds away and returns the correctly
+    rounded sum of all the terms. sum() changed in Python 3.12: it compensates too, so
+    sum([0.1] * 10) differs between 3.11 and 3.12."""
     xs = [1e100, 1.0, -1e100]
     naive = functools.reduce(operator.add, xs)
     if sys.version_info >= (3, 12):

@@ -16,9 +16,9 @@ def test_byte_97_is_the_letter_a_when_read_as_text():
 
 def test_int_3_and_float_3_have_different_bit_patterns():
     """In mathematics 3 and 3.0 are the same number; in memory they are different bits. As a
-    32-bit int, 3 is 0x00000003; as a float32, 3.0 is sign 0, exponent 1 + 127 = 128 and
-    fraction .1 (binary 1.1 times 2**1), i.e. 0x40400000. Reading those float bits back as an
-    unsigned int gives a huge number. (As a float64, 3.0 is 0x4008000000000000.)"""
+    32-bit int, 3 is 0x00000003; as a float32, 3.0 is binary 1.1 times 2**1, stored as sign 0,
+    then the exponent 1 + 127 = 128 in 8 bits, then 23 fraction bits that start with a single
+    1. Reading those float bits back as an unsigned int gives a huge number."""
     assert struct.pack(">i", 3).hex() == "00000003"
     float_bits = struct.pack(">f", 3.0)
     assert struct.unpack(">I", float_bits)[0] == __

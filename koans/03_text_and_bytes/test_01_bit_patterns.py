@@ -4,7 +4,7 @@ letter in Latin-1 and a broken fragment in UTF-8."""
 import pytest
 
 
-def test_the_byte_0xe9_is_e_acute_in_latin_1():
+def test_latin_1_maps_each_byte_to_the_code_point_of_the_same_number():
     """Latin-1 (ISO 8859-1) maps each byte 0-255 to the code point with the same
     number, so every byte string decodes. Byte 0xE9 = 233 becomes U+00E9."""
     assert bytes([0xE9]).decode("latin-1") == __
@@ -18,7 +18,7 @@ def test_the_byte_0xe9_alone_is_not_valid_utf_8():
         bytes([0xE9]).decode("utf-8")
 
 
-def test_e_acute_in_utf_8_is_two_bytes_c3_a9():
+def test_utf_8_spreads_e_acute_over_a_lead_and_a_continuation_byte():
     """U+00E9 needs 8 significant bits, more than the 7 a one-byte UTF-8 sequence
     holds, so UTF-8 spreads it over a lead byte 110xxxxx and a continuation byte
     10xxxxxx."""

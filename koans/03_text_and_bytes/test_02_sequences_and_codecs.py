@@ -9,9 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 
-def test_indexing_bytes_gives_an_int():
-    """`bytes` is an immutable sequence of integers in range(256). One item of it is
-    therefore an `int`, not a one-byte `bytes`."""
+def test_indexing_bytes_gives_one_item_not_a_subsequence():
+    """`bytes` is an immutable sequence whose items are the byte values, numbers in
+    range(256). Indexing picks out one item, the number itself; only slicing keeps
+    the sequence type."""
     assert type(b"abc"[0]) == __
 
 
@@ -32,28 +33,31 @@ def test_indexing_a_str_gives_a_str():
     assert "abc"[0][0][0] == __
 
 
-def test_bytes_and_str_never_compare_equal():
-    """Text and bytes are different types, and Python 3 will not decode for you to
-    compare them: the comparison is simply False (with `python -b` it also warns)."""
+def test_bytes_and_str_are_compared_without_decoding():
+    """Text and bytes are different types, and Python 3 will not pick an encoding to
+    decode the bytes for a comparison with a str; == then falls back to comparing the
+    two objects as unrelated types (with `python -b` it also warns)."""
     assert (b"a" == "a") == __
 
 
-def test_e_acute_is_one_code_point_but_two_utf_8_bytes():
+def test_len_of_text_and_of_its_utf_8_bytes_differ_outside_ascii():
     """`len` of a str counts code points; `len` of bytes counts bytes. UTF-8 uses
     one to four bytes per code point, so the two lengths differ as soon as the text
     leaves ASCII."""
     assert (len("é"), len("é".encode("utf-8"))) == __
 
 
-def test_an_emoji_is_one_code_point_and_four_utf_8_bytes():
-    """Code points above U+FFFF need four UTF-8 bytes. In Python the emoji is still
-    a single item of the str."""
+def test_an_emoji_beyond_u_ffff_takes_the_longest_utf_8_sequence():
+    """UTF-8 fits 7 significant bits in one byte, 11 in two, 16 in three and 21 in
+    four. 😀 is U+1F600, 17 significant bits. In Python the emoji is still a single
+    item of the str."""
     assert len("😀".encode("utf-8")) == __
 
 
-def test_a_decomposed_e_acute_has_length_two():
-    """"e" followed by U+0301 COMBINING ACUTE ACCENT looks identical to "é" but is
-    two code points. NFC normalisation composes it into the single code point U+00E9."""
+def test_a_combining_accent_is_a_code_point_of_its_own():
+    """"e" followed by U+0301 COMBINING ACUTE ACCENT looks identical to "é", but len
+    counts code points, not what you see. NFC normalisation composes a letter and its
+    combining mark into one precomposed code point where Unicode has one (here U+00E9)."""
     decomposed = "e\u0301"
     composed = unicodedata.normalize("NFC", decomposed)
     assert (len(decomposed), len(composed)) == __
@@ -61,15 +65,16 @@ def test_a_decomposed_e_acute_has_length_two():
 
 def test_utf_16_output_starts_with_a_byte_order_mark():
     """The "utf-16" codec writes a two-byte BOM (U+FEFF in the machine's byte order)
-    before the data, so one ASCII letter costs four bytes. "utf-16-le" and
-    "utf-16-be" leave the BOM out."""
+    before the data, and every code point below U+10000 is one 16-bit unit.
+    "utf-16-le" and "utf-16-be" leave the BOM out."""
     assert len("a".encode("utf-16")) == __
 
 
 def test_cpython_stores_each_str_in_the_narrowest_fixed_width():
     """CPython detail (PEP 393): a str is not a UTF-8 byte array. It stores every code
-    point in 1, 2 or 4 bytes, picking the width of its widest character. One more
-    character costs that many bytes; note that "é" (U+00E9) still fits in one."""
+    point in 1, 2 or 4 bytes, picking the width of its widest character: 1 byte holds
+    code points up to U+00FF, 2 bytes up to U+FFFF. One more character costs that many
+    bytes."""
 
     def bytes_per_char(ch):
         return sys.getsizeof(ch * 100) - sys.getsizeof(ch * 99)
@@ -78,22 +83,25 @@ def test_cpython_stores_each_str_in_the_narrowest_fixed_width():
     assert widths == __
 
 
-def test_encoding_e_acute_to_ascii_raises_unicode_encode_error():
+def test_ascii_has_no_code_for_e_acute():
     """ASCII has no code for U+00E9. The default error handler is "strict", which
     raises rather than guesses."""
     with pytest.raises(___):
         "café".encode("ascii")
 
 
-def test_unicode_errors_are_value_errors():
-    """UnicodeEncodeError and UnicodeDecodeError derive from UnicodeError, which
-    derives from ValueError: the argument had the right type but a bad value."""
-    assert issubclass(UnicodeEncodeError, ValueError) == __
+def test_a_unicode_error_is_a_bad_value_not_a_bad_type():
+    """Encoding fails when the argument has the right type, str, but a value the
+    codec cannot represent, and the class hierarchy says so: the encode and decode
+    errors share one parent, and that parent sits under the built-in class for right
+    type, wrong value. An `except` for either broader class catches codec failures."""
+    assert UnicodeEncodeError.__mro__[1:3] == __
 
 
-def test_errors_replace_substitutes_a_question_mark_when_encoding():
-    """errors="replace" swaps every unencodable character for "?" when encoding. The
-    text silently loses information."""
+def test_errors_replace_keeps_the_length_when_encoding():
+    """errors="replace" swaps every unencodable character for a stand-in when
+    encoding. Encoding to ASCII, the stand-in must be ASCII too, so it cannot be
+    U+FFFD. The text silently loses information."""
     assert "café".encode("ascii", errors="replace") == __
 
 
@@ -138,8 +146,11 @@ def test_utf_8_round_trips_every_string(s):
 
 
 @given(st.text())
-def test_utf_8_never_has_fewer_bytes_than_code_points(s):
-    """Every code point takes at least one and at most four UTF-8 bytes, so the
-    byte length is bounded by the code point count on both sides."""
-    n_bytes = len(s.encode("utf-8"))
-    assert (len(s) <= n_bytes <= 4 * len(s)) == __
+def test_utf_8_spends_more_bytes_on_code_points_with_more_bits(s):
+    """UTF-8 fits 7 significant bits in one byte, 11 in two, 16 in three and 21 in
+    four, so a text never has fewer bytes than code points, nor more than four times
+    as many. The sequence grows by a byte exactly where a code point outgrows the
+    bits of the shorter form."""
+    assert len(s) <= len(s.encode("utf-8")) <= 4 * len(s)
+    edges = (0x7F, 0x80, 0x7FF, 0x800, 0xFFFF, 0x10000, 0x10FFFF)
+    assert [len(chr(cp).encode("utf-8")) for cp in edges] == __

@@ -29,25 +29,27 @@ def test_list_plus_equals_accepts_any_iterable():
     assert letters == __
 
 
-def test_assigning_to_a_str_index_raises_type_error():
-    """str supports reading s[0] but has no __setitem__: immutable objects refuse
-    item assignment with a TypeError."""
+def test_a_str_refuses_item_assignment():
+    """str supports reading s[0] but has no __setitem__: an immutable sequence
+    refuses item assignment. The fault is in the operation the type lacks, not in
+    the value stored."""
     s = "cat"
     with pytest.raises(___):
         s[0] = "b"
 
 
 def test_str_methods_return_new_strings_and_leave_the_original_alone():
-    """upper() cannot modify an immutable string; it returns a new one. Calling it
-    and ignoring the result changes nothing."""
+    """upper() cannot modify an immutable string; it returns a new one, and this
+    code throws that one away without rebinding s."""
     s = "abc"
     s.upper()
     assert s == __
 
 
-def test_plus_equals_on_a_list_inside_a_tuple_raises_type_error():
+def test_plus_equals_on_a_list_inside_a_tuple_fails_at_the_store():
     """t[0] += [1] means t[0] = t[0].__iadd__([1]). The list extends itself, and
-    then the item assignment into the tuple fails."""
+    then the item assignment into the tuple fails, like any item assignment into an
+    immutable sequence."""
     t = ([0],)
     with pytest.raises(___):
         t[0] += [1]

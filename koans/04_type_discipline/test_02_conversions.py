@@ -7,9 +7,10 @@ import numpy as np
 import pytest
 
 
-def test_int_plus_float_gives_a_float():
-    """Python does widen within the numeric tower: an int meeting a float is
-    converted to float first, so the result is a float."""
+def test_mixed_arithmetic_widens_the_narrower_operand():
+    """Python does widen within the numeric tower: in a mixed operation the
+    narrower operand is converted to the type of the wider one first, the one that
+    can hold every value of both."""
     assert type(1 + 2.0) == __
 
 
@@ -22,19 +23,20 @@ def test_truthiness_asks_whether_a_container_is_empty():
 
 def test_int_refuses_a_float_string():
     """int() parses a string of digits; it does not take a detour through float.
-    "3.0" is the right type with a bad value, hence ValueError, not TypeError."""
+    "3.0" is the right type, a str, holding a value that is not an integer literal."""
     with pytest.raises(___):
         int("3.0")
 
 
 def test_math_sqrt_of_a_negative_number_rejects_rather_than_guesses():
     """math works in the reals, where the square root of -1 is undefined, so it
-    raises ValueError ("math domain error") instead of returning NaN or a complex."""
+    refuses the argument ("math domain error") instead of returning NaN or a
+    complex number. The argument's type was fine."""
     with pytest.raises(___):
         math.sqrt(-1)
 
 
-def test_cmath_sqrt_of_minus_one_is_1j():
+def test_cmath_answers_in_the_complex_plane():
     """Ask in a larger domain and the answer exists: cmath works in the complex
     numbers, where sqrt(-1) is the imaginary unit."""
     assert cmath.sqrt(-1) == __

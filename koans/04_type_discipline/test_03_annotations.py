@@ -66,17 +66,19 @@ def test_future_annotations_stores_them_as_strings():
     assert ns["f"].__annotations__["x"] == __
 
 
-def test_get_type_hints_evaluates_string_annotations_back_into_types():
-    """typing.get_type_hints evaluates string annotations in the function's globals,
-    giving back real objects. This is how libraries cope with PEP 563 modules."""
+def test_get_type_hints_evaluates_string_annotations_back_to_objects():
+    """typing.get_type_hints evaluates each string annotation against the
+    function's globals and builtins, and gives back the objects the strings name.
+    This is how libraries cope with PEP 563 modules."""
     ns = {}
-    exec("from __future__ import annotations\ndef f(x: int) -> int:\n    return x\n", ns)
+    exec("from __future__ import annotations\ndef f(x: float) -> float:\n    return x\n", ns)
     assert typing.get_type_hints(ns["f"])["x"] == __
 
 
 def test_a_bare_variable_annotation_creates_no_variable():
     """`x: int` without a value only records the annotation; it binds nothing. In a
-    function it still makes x local, so reading it raises UnboundLocalError."""
+    function it still makes x local, so reading it finds a local name with no value
+    behind it."""
 
     def f():
         x: int
@@ -99,12 +101,19 @@ def test_a_bare_class_annotation_is_recorded_but_not_set():
 
 def test_isinstance_refuses_a_parameterized_generic():
     """list[int] exists for type checkers. At run time Python could only check
-    every element, so isinstance refuses the question with a TypeError."""
+    every element, so isinstance refuses a parameterized generic as its second
+    argument: it is the wrong kind of object to ask about."""
     with pytest.raises(___):
         isinstance([1], list[int])
 
 
-def test_optional_is_a_union_with_none_type():
-    """Optional[T] is shorthand for Union[T, None]: the values of T plus one extra
-    value, None, whose type is NoneType."""
-    assert typing.get_args(typing.Optional[int]) == __
+def test_an_optional_annotation_does_not_make_a_parameter_omittable():
+    """Optional[T] is shorthand for Union[T, None]: it says which values the parameter
+    may hold, T or None, not whether the caller may leave it out. Only a default value
+    makes a parameter omittable, and CPython ignores the annotation anyway."""
+
+    def greet(name: typing.Optional[str]):
+        return f"hello {name}"
+
+    with pytest.raises(___):
+        greet()

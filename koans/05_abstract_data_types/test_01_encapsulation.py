@@ -63,23 +63,26 @@ def test_dunder_names_with_trailing_underscores_are_not_mangled():
     assert list(vars(Tagged())) == __
 
 
-def test_a_read_only_property_raises_attribute_error_on_assignment():
-    """A property without a setter is a data descriptor whose __set__ refuses.
-    Assignment raises AttributeError instead of creating an instance attribute."""
+def test_a_read_only_property_refuses_assignment():
+    """A property without a setter is a data descriptor whose __set__ refuses, so
+    assignment fails instead of creating an instance attribute. The failure is about
+    setting an attribute, and it is reported as such."""
     account = Account()
     with pytest.raises(___):
         account.balance = 10**6
 
 
-def test_a_property_lives_on_the_class_not_the_instance():
-    """The property object is a class attribute; instances find it by looking up
-    their type, which is how one descriptor serves every instance."""
+def test_a_decorated_getter_lives_on_the_class_as_a_descriptor():
+    """The decorator on balance replaced the function with a descriptor object, and
+    that object is a class attribute; instances find it by looking up their class,
+    which is how one descriptor serves every instance."""
     assert type(Account.__dict__["balance"]) == __
 
 
 def test_a_property_wins_over_the_instance_dict():
     """Data descriptors (those with __set__, like property) take precedence over the
-    instance __dict__. Smuggling a value into vars(obj) does not override it."""
+    instance __dict__ in attribute lookup, whatever the instance dict holds under
+    the same name."""
     account = Account()
     vars(account)["balance"] = 0
     assert account.balance == __

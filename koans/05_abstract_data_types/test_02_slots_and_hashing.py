@@ -13,7 +13,7 @@ class Pixel:
         self.y = y
 
 
-def test_a_slotted_instance_has_no_dict():
+def test_slots_give_an_instance_fixed_storage():
     """__slots__ replaces the per-instance __dict__ with fixed storage for the named
     attributes, which saves memory and closes the set of attributes."""
     assert hasattr(Pixel(0, 0), "__dict__") == __
@@ -27,17 +27,18 @@ def test_a_slotted_instance_refuses_a_new_attribute():
         p.z = 1
 
 
-def test_an_unset_slot_raises_attribute_error_on_read():
+def test_an_unset_slot_reads_like_a_missing_attribute():
     """A slot is a descriptor on the class; until something is stored in it, reading
-    raises AttributeError, just like a missing attribute."""
+    it fails exactly as reading an attribute that was never set does."""
     p = Pixel.__new__(Pixel)
     with pytest.raises(___):
         p.x
 
 
-def test_a_subclass_without_slots_gets_a_dict_again():
-    """__slots__ is not inherited as a restriction. A subclass that does not declare
-    its own __slots__ adds a __dict__, and the savings are gone."""
+def test_slots_bind_only_the_class_that_declares_them():
+    """__slots__ is not inherited as a restriction: each class decides for itself
+    how its instances store attributes, and a class statement without __slots__
+    asks for the ordinary way."""
 
     class Sprite(Pixel):
         pass
@@ -47,8 +48,8 @@ def test_a_subclass_without_slots_gets_a_dict_again():
 
 def test_plain_objects_compare_by_identity():
     """Without an __eq__ of its own, == falls back to identity (object.__eq__ only
-    recognises the very same object). Two separately made instances with the same
-    contents are different objects and so are not equal."""
+    recognises the very same object). Here two instances are made separately with
+    the same contents."""
 
     class Box:
         def __init__(self, v):
@@ -57,10 +58,10 @@ def test_plain_objects_compare_by_identity():
     assert (Box(1) == Box(1)) == __
 
 
-def test_defining_eq_alone_sets_hash_to_none():
+def test_defining_eq_alone_withdraws_the_inherited_hash():
     """Equal objects must have equal hashes. If a class defines __eq__ but not
-    __hash__, Python cannot trust the inherited identity hash, so it sets __hash__
-    to None."""
+    __hash__, Python cannot trust the inherited identity hash, so it withdraws it:
+    __hash__ is set to the value that marks a class unhashable."""
 
     class Money:
         def __init__(self, cents):
@@ -101,12 +102,12 @@ class Key:
 
 
 def test_a_consistent_hash_lets_a_set_merge_equal_objects():
-    """When equal objects have equal hashes, a set finds the existing member and
-    keeps only one."""
+    """When equal objects have equal hashes, a set finds the existing member by hash
+    and asks __eq__ before it adds another."""
     assert len({Key(1), Key(1)}) == __
 
 
-def test_an_identity_hash_with_value_equality_lets_a_set_hold_equal_twins():
+def test_a_set_compares_hashes_before_it_asks_eq():
     """Breaking the contract: equality by value but the default hash by identity.
     The set compares hashes first, the hashes differ, and __eq__ is never asked."""
 
@@ -116,10 +117,10 @@ def test_an_identity_hash_with_value_equality_lets_a_set_hold_equal_twins():
     assert len({Broken(1), Broken(1)}) == __
 
 
-def test_mutating_a_key_after_insertion_loses_it():
-    """The set filed the key under hash(1). After the change, a lookup of the same
-    object searches under hash(2) and finds nothing, and an equal Key(1) finds the
-    old slot but no longer compares equal."""
+def test_mutating_a_key_after_insertion_misfiles_it():
+    """The set filed the key under hash(1) and is never told that it changed. A
+    lookup of the same object now searches under hash(2); a fresh Key(1) searches
+    the old slot and must then compare equal to what it finds there."""
     k = Key(1)
     s = {k}
     k.v = 2

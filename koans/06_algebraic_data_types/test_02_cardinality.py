@@ -22,10 +22,10 @@ def all_functions(domain, codomain):
 BOOL = [False, True]
 
 
-def test_bool_to_bool_has_exactly_four_functions():
+def test_a_function_from_bool_is_fixed_by_two_choices():
     """A function from Bool is fixed by two choices, f(False) and f(True), each one of two
-    values: 2 ** 2. The four are constant False, identity, negation and constant True; there
-    is no fifth, however you write the code."""
+    values. Two of the tables are identity and negation; a function is nothing more than its
+    table, however you write the code."""
     functions = all_functions(BOOL, BOOL)
     assert {False: False, True: True} in functions  # identity
     assert {False: True, True: False} in functions  # negation
@@ -53,32 +53,32 @@ def test_a_sum_adds_sizes_only_when_its_alternatives_are_tagged():
 
 def test_functions_count_as_codomain_to_the_power_of_domain():
     """A function from a 3-element set to Bool makes 3 independent yes/no choices, one per
-    input: 2 ** 3. The base is the codomain and the exponent is the domain, which is why the
-    set of functions A -> B is written B^A."""
+    input. The base is the codomain and the exponent is the domain, which is why the set of
+    functions A -> B is written B^A."""
     functions = all_functions(["red", "green", "blue"], BOOL)
     assert len(functions) == __
 
 
-def test_there_is_exactly_one_function_out_of_the_empty_type():
-    """With nothing in the domain there is nothing to choose: the empty table is the one and
-    only function, so |B| ** 0 = 1. Python agrees that 0 ** 0 == 1, and
-    itertools.product(..., repeat=0) yields one empty tuple."""
+def test_a_function_out_of_the_empty_type_has_an_empty_table():
+    """With nothing in the domain there is nothing to choose: a function is its table, and
+    this table has no rows. How many ways are there to fill in nothing? Python's 0 ** 0 and
+    itertools.product(..., repeat=0) give the same answer."""
     functions = all_functions([], BOOL)
     assert len(functions) == __
 
 
-def test_there_is_no_function_into_the_empty_type():
+def test_a_function_into_the_empty_type_has_nothing_to_return():
     """A function must give every input an output. If the codomain is empty and the domain is
-    not, no table can be filled in: 0 ** |A| = 0. This is why the empty type stands for
-    falsehood: nothing can produce a value of it."""
+    not, the first row of any table already has nothing to put in it. This is why the empty
+    type stands for falsehood: nothing can produce a value of it."""
     functions = all_functions(BOOL, [])
     assert len(functions) == __
 
 
 def test_none_type_has_exactly_one_inhabitant():
-    """type(None) is the unit type: calling it does not build a new object but returns the
-    single None. A type with one value carries no information, which is why Optional[T] adds
-    exactly 1 to |T|."""
+    """type(None) is the unit type: calling it does not build a new object but hands back
+    the type's only value. A type with one value carries no information, which is why
+    Optional[T] adds exactly 1 to |T|."""
     NoneType = type(None)
     assert NoneType() == __
 
@@ -94,9 +94,9 @@ def test_an_empty_enum_is_the_empty_type():
     assert len(list(Nothing)) == __
 
 
-def test_optional_bool_has_three_inhabitants():
-    """Optional[bool] is the union of bool (2 values) and NoneType (1 value). Summing the
-    inhabitants of its arguments, read off with typing.get_args, gives 2 + 1."""
+def test_optional_adds_one_inhabitant_to_a_type():
+    """Optional[bool] is the union of bool and NoneType. Its inhabitants are those of its
+    arguments, read off with typing.get_args, added up."""
     inhabitants = {bool: [False, True], type(None): [None]}
     count = sum(len(inhabitants[t]) for t in typing.get_args(Optional[bool]))
     assert count == __

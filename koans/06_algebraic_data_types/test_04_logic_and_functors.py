@@ -30,14 +30,15 @@ def test_the_empty_type_cannot_be_instantiated():
 def test_never_and_noreturn_are_two_runtime_objects_for_one_type():
     """Python 3.11 added typing.Never as the general name of the bottom type, keeping
     NoReturn for return annotations. Type checkers treat them as the same type, but at runtime
-    they are two distinct special forms that do not compare equal."""
+    they are two distinct special-form objects, and special forms define no equality of their
+    own."""
     assert (typing.Never == typing.NoReturn) == __
 
 
 def test_a_noreturn_annotation_is_not_enforced_at_runtime():
     """Under Curry-Howard a function returning the empty type can never return, only raise or
     loop. But annotations are metadata for checkers such as mypy: CPython ignores them, so this
-    lying function returns None without complaint."""
+    lying function runs to its return statement without complaint."""
 
     def liar() -> NoReturn:
         return None  # a type checker rejects this line; CPython runs it
@@ -45,10 +46,10 @@ def test_a_noreturn_annotation_is_not_enforced_at_runtime():
     assert liar() == __
 
 
-def test_sys_exit_is_a_noreturn_function_that_raises_a_base_exception():
-    """sys.exit is annotated NoReturn in typeshed: it never returns, it raises SystemExit. That
-    exception derives from BaseException, not Exception, so `except Exception` does not stop
-    a program from exiting."""
+def test_sys_exit_never_returns_it_raises():
+    """sys.exit is annotated NoReturn in typeshed: it never returns, it raises an exception
+    named for what it asks of the program. That exception derives from BaseException, not
+    Exception, so `except Exception` does not stop a program from exiting."""
     with pytest.raises(___):
         sys.exit(3)
 
@@ -61,7 +62,7 @@ def test_sys_exit_is_a_noreturn_function_that_raises_a_base_exception():
 def test_assert_never_raises_when_unreachable_code_is_reached():
     """assert_never(arg: Never) -> Never takes a proof of falsehood, so a checker only lets
     you call it where all cases have been handled. If it runs anyway, the types lied, and it
-    raises AssertionError."""
+    fails the way a failed `assert` statement does."""
     with pytest.raises(___):
         typing.assert_never(42)  # type: ignore[arg-type]
 
@@ -135,7 +136,7 @@ def test_map_preserves_composition(xs):
 
 def test_a_map_object_is_a_one_shot_iterator():
     """In Python 3, map() returns a lazy iterator, not a list. Consuming it once exhausts it,
-    so a second list() over the same map object is empty."""
+    and an exhausted iterator stays exhausted."""
     doubled = map(lambda x: x * 2, [1, 2, 3])
     first = list(doubled)
     second = list(doubled)

@@ -35,11 +35,11 @@ def test_builtins_is_an_ordinary_module_at_the_end_of_the_lookup():
 
 def test_scoping_is_lexical_not_dynamic():
     """A function sees the variables of the function it was written inside, not those of
-    its caller. `caller` has its own local `level`, but `read_level` was defined in `outer`,
-    so it reads outer's `level`."""
+    its caller. `caller` has its own local `level` when it calls `read_level`, and so does
+    `outer`, the function whose body holds the def."""
 
     def outer():
-        level = "outer"
+        level = "definition site"
 
         def read_level():
             return level
@@ -47,7 +47,7 @@ def test_scoping_is_lexical_not_dynamic():
         return read_level
 
     def caller(fn):
-        level = "caller"  # noqa: F841 - never seen by fn
+        level = "call site"  # noqa: F841
         return fn()
 
     assert caller(outer()) == __

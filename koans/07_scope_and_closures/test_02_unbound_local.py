@@ -10,7 +10,7 @@ counter_total = 0  # module global used by the `global` koan; each koan resets i
 def test_reading_a_name_that_is_assigned_later_in_the_function_fails():
     """`print(x); x = 2` in a function does not read the outer x first. The compiler saw the
     assignment, made x local for the whole body, and the read finds the local slot still
-    empty: UnboundLocalError."""
+    empty."""
     x = 1
 
     def shadowing():
@@ -22,10 +22,11 @@ def test_reading_a_name_that_is_assigned_later_in_the_function_fails():
         shadowing()
 
 
-def test_unbound_local_error_is_a_kind_of_name_error():
-    """UnboundLocalError subclasses NameError: both mean "this name has no value here".
-    `except NameError` catches both, which is also why pytest.raises(NameError) passes for
-    an UnboundLocalError."""
+def test_an_unbound_local_is_a_special_case_of_a_missing_name():
+    """A local without a value is a special case of a more general failure: a name that has
+    no value here. The exception hierarchy says so with a direct parent, so an `except` for
+    the parent catches both (and so does pytest.raises, which is why a koan's exception blank
+    asks for the exact class)."""
     assert UnboundLocalError.__base__ == __
 
 

@@ -17,7 +17,8 @@ class Thing:
 
 def test_an_object_is_freed_the_moment_its_last_name_is_deleted():
     """`thing` was the only reference, so `del thing` drops the count to zero and CPython frees
-    the object right there. The weak reference did not count, and now returns None."""
+    the object right there. The weak reference did not count; called, it answers with the
+    object if it is still alive."""
     thing = Thing()
     watcher = weakref.ref(thing)
     del thing
@@ -25,8 +26,8 @@ def test_an_object_is_freed_the_moment_its_last_name_is_deleted():
 
 
 def test_del_does_not_free_an_object_another_name_still_holds():
-    """`del` only unbinds one name. The count drops from two to one, and an object with a
-    positive count stays alive: the weak reference still finds it."""
+    """`del` only unbinds one name. The count drops from two to one, and CPython frees an
+    object only when its count reaches zero."""
     thing = Thing()
     alias = thing
     watcher = weakref.ref(thing)

@@ -14,9 +14,9 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 
-def test_equal_lists_are_still_two_objects():
-    """Two list displays build two separate list objects. They compare equal item by item, but
-    they are distinct objects, so mutating one would not change the other."""
+def test_equality_and_identity_are_different_questions():
+    """Each list display builds a new list object when it runs. `==` asks the two lists to
+    compare their items; `is` asks whether the two names hold the very same reference."""
     first = [1, 2]
     second = [1, 2]
     assert (first == second, first is second) == __
@@ -27,10 +27,11 @@ def test_equal_lists_are_still_two_objects():
 @example(-5)
 @example(256)
 @example(257)
-def test_only_ints_from_minus_5_to_256_are_shared_objects(n):
-    """CPython preallocates the ints -5..256 and hands out the same object every time one of
-    them is produced. Any other int is built fresh, so two equal ints need not be identical:
-    that is an implementation detail, and the reason to compare numbers with `==`, never `is`."""
+def test_only_a_small_range_of_ints_are_shared_objects(n):
+    """CPython preallocates the ints of a small range around zero, a few negative ones and
+    every value a byte can hold plus one, and hands out the same object every time one of them
+    is produced. Any other int is built fresh, so two equal ints need not be identical: that is
+    an implementation detail, and the reason to compare numbers with `==`, never `is`."""
     text = str(n)
     same_object = int(text) is int(text)
     assert same_object == (__ <= n <= __)
@@ -38,8 +39,8 @@ def test_only_ints_from_minus_5_to_256_are_shared_objects(n):
 
 def test_interning_makes_equal_strings_identical():
     """A string built at run time is a new object even if an equal literal exists. sys.intern
-    returns the one canonical copy; identifier-like literals are interned by the compiler, so
-    the interned result IS the literal."""
+    returns the one canonical copy of a string, and identifier-like literals are interned by
+    the compiler."""
     built = "".join(["py", "thon"])
     literal = "python"
     assert (built is literal, sys.intern(built) is literal) == __
@@ -48,8 +49,9 @@ def test_interning_makes_equal_strings_identical():
 def test_the_refcount_of_none_stopped_moving_in_python_3_12():
     """Since 3.12, None (like True, False and the small ints) is immortal (PEP 683): its count is
     pinned at a huge value and Py_INCREF/Py_DECREF leave it alone, so processes stop writing to
-    shared pages. Before 3.12 every reference to None was counted. Other threads of the test
-    runner also touch None, hence the rounding to thousands."""
+    shared pages. Before 3.12 every reference to None was counted. The rounding to thousands
+    leaves a wide margin for any other reference to None taken or dropped between the two
+    readings; with the collector paused, nothing in this test does so."""
     was_enabled = gc.isenabled()
     gc.disable()  # a collection freeing unrelated garbage would also release references to None
     try:

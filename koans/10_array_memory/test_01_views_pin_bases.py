@@ -2,6 +2,7 @@
 alive. `del` only unbinds a name: the buffer is freed when its last reference, views included,
 goes away."""
 
+import sys
 import weakref
 
 import numpy as np
@@ -25,10 +26,21 @@ def test_a_slice_records_its_base_array():
     assert (s.base is a) == __
 
 
+def test_a_view_holds_a_counted_reference_to_its_base():
+    """sys.getrefcount(a) reports how many references point at the array object `a` (one more
+    for its own argument, which cancels out in a difference). A view keeps its base alive in
+    the ordinary way: with a reference of its own in `.base`, counted like any other."""
+    a = np.arange(6)
+    before = sys.getrefcount(a)
+    s = a[1:4]
+    assert len(s) == 3
+    assert sys.getrefcount(a) - before == __
+
+
 def test_base_points_at_the_owner_not_at_the_intermediate_view():
     """NumPy collapses chains of views: a view of a view records the array that actually owns
-    the memory, not the view it was taken from. Here `m` is itself a view of `a`, so a row of
-    `m` reports `a` as its base."""
+    the memory, not the view it was taken from. Here `m` is itself a view of `a`, and `row` is
+    taken from `m`."""
     a = np.arange(12)
     m = a.reshape(3, 4)
     row = m[1]
@@ -44,10 +56,10 @@ def test_del_of_the_base_name_does_not_free_the_buffer():
     assert view.base.tolist() == __
 
 
-def test_view_base_is_still_the_very_same_array_object_after_del():
-    """A weak reference watches an object without keeping it alive. After `del base` the
-    weak reference still resolves, to exactly the object `view.base` names; once the view goes
-    too, the last strong reference is gone and CPython frees the array at once."""
+def test_a_weak_reference_shows_when_the_base_array_is_really_freed():
+    """A weak reference watches an object without keeping it alive: it returns the object while
+    the object lives, and None once it has been freed. CPython frees an object the moment its
+    last strong reference goes."""
     base = np.arange(6)
     ref = weakref.ref(base)
     view = base[1:4]
@@ -59,7 +71,7 @@ def test_view_base_is_still_the_very_same_array_object_after_del():
 
 def test_a_tiny_view_pins_a_huge_buffer():
     """The view pins the whole base, not just the bytes it shows. Keeping two floats of a
-    million-element array keeps all eight million bytes alive, which is a classic leak."""
+    million-element float64 array keeps the entire buffer alive: a classic leak."""
     big = np.zeros(1_000_000)
     tiny = big[:2]
     del big
@@ -67,8 +79,8 @@ def test_a_tiny_view_pins_a_huge_buffer():
 
 
 def test_copy_releases_the_base():
-    """`.copy()` allocates a fresh buffer that the new array owns, so it has no base and pins
-    nothing. Copy a small slice out of a big array before dropping the big one."""
+    """`.copy()` allocates a fresh buffer that the new array owns and fills it with the slice's
+    elements. Copy a small slice out of a big array before dropping the big one."""
     big = np.zeros(1_000_000)
     tiny = big[:2].copy()
     assert (tiny.base is None) == __

@@ -15,8 +15,8 @@ def test_fancy_indexing_returns_a_copy():
 
 
 def test_boolean_mask_returns_a_copy():
-    """A mask selects an irregular subset of elements, so reading `a[mask]` gathers them into a
-    new buffer. The result shares no memory with `a`."""
+    """A mask selects an irregular subset of elements, which no single shape and set of strides
+    can describe, so reading `a[mask]` has to gather them somewhere."""
     a = np.arange(6)
     selected = a[a > 2]
     assert np.shares_memory(a, selected) == __
@@ -32,7 +32,7 @@ def test_boolean_mask_assignment_writes_in_place():
 
 def test_transpose_is_a_view():
     """Transposing only swaps the shape and the strides in the header; no element moves.
-    The transpose therefore shares the original buffer."""
+    `np.shares_memory` asks whether two arrays touch any byte in common."""
     m = np.arange(12).reshape(3, 4)
     assert np.shares_memory(m, m.T) == __
 

@@ -9,8 +9,8 @@ from hypothesis import strategies as st
 
 
 def test_strides_count_bytes_not_elements():
-    """In a C-ordered (3, 4) int32 array, the next column is one element (4 bytes) away and the
-    next row is a whole row of four elements away. Strides are measured in bytes."""
+    """In a C-ordered array the last index varies fastest: the next column is one element away,
+    and the next row is a whole row of elements away. Strides are measured in bytes."""
     a = np.zeros((3, 4), dtype=np.int32)
     assert a.strides == __
 
@@ -31,16 +31,15 @@ def test_a_step_slice_multiplies_the_stride():
 
 def test_the_transpose_of_a_c_array_is_fortran_contiguous():
     """Row-major (C) memory read with the axes swapped is exactly column-major (Fortran) order.
-    The flags record this: the transpose is F-contiguous but no longer C-contiguous."""
+    The flags record, for each of the two orders, whether the array's bytes follow it."""
     t = np.zeros((3, 4), dtype=np.int32).T
     assert t.flags["C_CONTIGUOUS"] == __
     assert t.flags["F_CONTIGUOUS"] == __
 
 
-def test_a_step_slice_is_not_contiguous():
-    """Skipping every other row leaves gaps in memory, so the view is neither C- nor
-    F-contiguous. Code that needs a contiguous buffer must copy it first
-    (`np.ascontiguousarray`)."""
+def test_a_step_slice_leaves_gaps_in_memory():
+    """Skipping every other row leaves the skipped rows' bytes between the rows the view shows.
+    Code that needs one unbroken buffer must copy first (`np.ascontiguousarray`)."""
     a = np.zeros((3, 4), dtype=np.int32)
     assert a[::2].flags["C_CONTIGUOUS"] == __
 
@@ -52,8 +51,8 @@ def test_itemsize_is_fixed_by_the_dtype():
 
 
 def test_nbytes_is_size_times_itemsize():
-    """`nbytes` counts only the element data: 12 elements of int16 take 2 bytes each. The small
-    array header is not included."""
+    """`nbytes` counts only the element data, the number of elements times the bytes per
+    element. The small array header is not included."""
     assert np.zeros((3, 4), dtype=np.int16).nbytes == __
 
 
@@ -72,8 +71,8 @@ def test_astype_wraps_out_of_range_integers_silently():
 
 @pytest.mark.skipif(
     int(np.__version__.split(".")[0]) < 2,
-    reason="NumPy 1.x wrapped out-of-range Python ints with a DeprecationWarning; NumPy 2 "
-    "raises (NEP 50)",
+    reason="NumPy 1.x wrapped out-of-range Python ints (1.24-1.26 with a DeprecationWarning); "
+    "NumPy 2 raises (NEP 50)",
 )
 def test_a_python_int_that_does_not_fit_the_dtype_raises():
     """A Python int has no fixed size, so NumPy 2 checks it against the target dtype and

@@ -77,9 +77,10 @@ def test_split_separates_matches_from_the_rest():
 
 
 @needs_311
-def test_base_exception_group_builds_an_exception_group_when_it_can():
-    """BaseExceptionGroup's constructor looks at what it is given: if every member is an
-    Exception, it returns the narrower ExceptionGroup, so `except Exception` can catch it."""
+def test_the_group_constructor_returns_a_narrower_class_when_it_can():
+    """The constructor of the base group class, the one that may hold any BaseException, looks
+    at what it is given. If every member is an Exception, it returns an instance of its
+    narrower subclass, which is itself an Exception, so `except Exception` can catch it."""
     group = BaseExceptionGroup("batch", [ValueError(), KeyError()])  # noqa: F821
     assert type(group) == __
 
@@ -92,14 +93,14 @@ def test_an_exception_group_cannot_hold_a_keyboard_interrupt():
         ExceptionGroup("batch", [KeyboardInterrupt()])  # noqa: F821
 
 
-def test_opening_a_missing_file_raises_file_not_found(tmp_path):
-    """The kernel answers `open()` on a missing path with the error code ENOENT, and Python
-    turns that code into a specific exception class."""
+def test_opening_a_missing_file_raises_a_specific_oserror(tmp_path):
+    """The kernel answers `open()` on a missing path with an error code, and Python turns
+    that code into a subclass of OSError named after the problem."""
     with pytest.raises(___):
         open(tmp_path / "missing.txt")
 
 
-def test_file_not_found_is_an_oserror_carrying_enoent(tmp_path):
+def test_an_oserror_keeps_the_c_error_number(tmp_path):
     """FileNotFoundError is a subclass of OSError, and the original C error number survives in
     `.errno`; `errno.errorcode` maps it back to its symbolic name."""
     with pytest.raises(OSError) as info:
@@ -109,12 +110,13 @@ def test_file_not_found_is_an_oserror_carrying_enoent(tmp_path):
 
 def test_the_oserror_constructor_picks_the_subclass_from_errno():
     """Since PEP 3151 (Python 3.3), calling OSError with an errno returns the matching subclass,
-    so `except FileNotFoundError` works for errors built from raw error codes too."""
+    so a handler for that subclass also catches errors built from raw error codes."""
     err = OSError(errno.ENOENT, "No such file or directory")
     assert type(err) == __
 
 
-def test_ioerror_is_just_another_name_for_oserror():
-    """PEP 3151 also merged IOError, EnvironmentError and friends into OSError. The old names
-    survive as aliases of the very same class."""
+def test_ioerror_survives_only_as_an_alias():
+    """PEP 3151 (Python 3.3) merged IOError, EnvironmentError, socket.error and select.error
+    into one class. The old names survive as aliases of that class, and a class's `__name__`
+    is the name it was defined with."""
     assert IOError.__name__ == __

@@ -38,10 +38,10 @@ def test_a_minus_sign_is_not_part_of_the_number():
     assert kinds("-1") == __
 
 
-def test_keywords_are_lexed_as_plain_names():
-    """`if` and `def` come out of the tokenizer as NAME tokens, exactly like `price`. Telling
+def test_the_lexer_does_not_know_keywords_from_identifiers():
+    """`if` and `def` come out of the tokenizer with the same token type as `price`. Telling
     keywords from identifiers is left to the parser (which is how soft keywords such as
-    `match` can also be ordinary variable names)."""
+    `match` can also be ordinary variables)."""
     assert kinds("if ready: go()")[0] == __
 
 
@@ -61,22 +61,23 @@ def test_comments_are_tokens():
 
 
 def test_closing_blocks_emit_one_dedent_per_level():
-    """Indentation is turned into INDENT and DEDENT tokens, like braces in C. At the end of
-    this source two blocks close at once, so two DEDENT tokens are emitted together."""
+    """Indentation is turned into INDENT and DEDENT tokens, like the braces of C: an INDENT
+    opens a block and a DEDENT closes one. At the end of a file every block still open is
+    closed."""
     source = "if a:\n    if b:\n        c\n"
     assert kinds(source).count("DEDENT") == __
 
 
 def test_the_lexer_accepts_token_soup_the_parser_would_reject():
     """The tokenizer checks only that each piece is a valid token, not that the pieces make a
-    sentence. `1 + + = x` is five good tokens and one bad statement."""
+    sentence. `1 + + = x` is a row of good tokens that make a bad statement."""
     assert len(tokens("1 + + = x")) == __
 
 
-def test_tokens_remember_positions_so_untokenize_restores_the_text():
+def test_tokens_remember_their_positions_for_untokenize():
     """Each token records where it started and ended, so the gaps between tokens and the comment
-    can be rebuilt from the tokens alone. untokenize fills the gaps with spaces (a tab would come
-    back as a space), so an ordinary line like this one comes back exactly."""
+    can be rebuilt from the tokens alone. untokenize fills each gap between two tokens on a line
+    with spaces (a tab would come back as a space)."""
     source = "total = price * qty  # in euros\n"
     rebuilt = tokenize.untokenize(tokenize.generate_tokens(io.StringIO(source).readline))
     assert (rebuilt == source) == __
@@ -84,19 +85,20 @@ def test_tokens_remember_positions_so_untokenize_restores_the_text():
 
 @pytest.mark.skipif(
     sys.version_info < (3, 12),
-    reason="before 3.12 an f-string was one opaque STRING token (PEP 701 changed it)",
+    reason="before 3.12 the tokenizer did not look inside an f-string (PEP 701 changed it)",
 )
 def test_an_fstring_is_split_into_tokens_since_3_12():
-    """PEP 701 (3.12) taught the tokenizer f-strings: it emits FSTRING_START, the tokens of the
-    expression inside the braces, then FSTRING_END, so the braces' contents are real tokens."""
+    """PEP 701 (3.12) taught the tokenizer f-strings: the start and the end of an f-string get
+    token types of their own, and the braces and the expression inside them come out as the
+    ordinary tokens they would be anywhere else."""
     assert kinds("f'{x}'") == __
 
 
 @pytest.mark.skipif(
     sys.version_info >= (3, 12),
-    reason="since 3.12 (PEP 701) an f-string is split into several tokens",
+    reason="since 3.12 (PEP 701) the tokenizer looks inside an f-string",
 )
-def test_an_fstring_was_one_string_token_before_3_12():
-    """Up to 3.11 the tokenizer saw an f-string as one STRING token; the parser had to lex the
-    text inside the braces again, by hand. 3.12 (PEP 701) changed that."""
+def test_an_fstring_was_opaque_to_the_tokenizer_before_3_12():
+    """Up to 3.11 the tokenizer treated an f-string like any other string literal; the parser
+    had to lex the text inside the braces again, by hand. 3.12 (PEP 701) changed that."""
     assert kinds("f'{x}'") == __

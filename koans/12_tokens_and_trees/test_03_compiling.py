@@ -9,22 +9,24 @@ def consts(source):
     return compile(source, "<koan>", "exec").co_consts
 
 
-def test_compile_returns_a_code_object():
-    """compile() runs the lexer, parser and compiler and hands back a code object: bytecode
-    plus its tables, not yet executed."""
+def test_compile_returns_an_object_ready_to_run():
+    """compile() runs the lexer, the parser and the compiler and hands back the result:
+    instructions plus the tables they refer to (constants, names), not yet executed. Every
+    function carries an object of the same type."""
     assert type(compile("2 + 3 * 4", "<koan>", "eval")).__name__ == __
 
 
 def test_eval_mode_rejects_statements():
-    """Mode 'eval' accepts exactly one expression. An assignment is a statement, so it is a
-    syntax error in this mode even though it is valid Python."""
+    """Mode 'eval' accepts exactly one expression. An assignment is a statement, so the
+    compiler refuses it in this mode even though it is valid Python."""
     with pytest.raises(___):
         compile("total = price * qty", "<koan>", "eval")
 
 
 def test_exec_mode_code_evaluates_to_none():
     """Mode 'exec' compiles a module: a sequence of statements. An expression statement's value
-    is discarded, so running the code gives None, not 5."""
+    is computed and discarded, and eval() hands back whatever the code returns when it runs off
+    its end."""
     assert eval(compile("2 + 3", "<koan>", "exec")) == __
 
 
@@ -51,15 +53,15 @@ def test_folding_goes_left_to_right_and_stops_at_a_name():
 
 
 def test_minus_one_comes_back_as_a_single_constant():
-    """The lexer saw OP and NUMBER and the parser built UnaryOp(USub, 1), but the optimiser
-    folds it: the code object simply holds the constant -1."""
+    """The lexer saw OP and NUMBER and the parser built UnaryOp(USub, 1), but a unary minus
+    applied to a constant is constant arithmetic too, and the optimiser folds it."""
     assert consts("x = -1") == __
 
 
 def test_folding_refuses_results_that_could_be_huge():
-    """The optimiser estimates the size of a result before folding and gives up past a limit
-    (for int powers: bits of the base times the exponent above 128). 2 ** 64 is folded;
-    2 ** 65 is left for run time."""
+    """The optimiser estimates the size of a result before folding and gives up past a limit.
+    For an int power the estimate is the bit length of the base times the exponent, and the
+    limit is 128 bits."""
     assert consts("x = 2 ** 65") == __
 
 

@@ -54,10 +54,11 @@ def test_exec_returns_none_even_for_an_expression():
     assert exec("6 * 7") == __
 
 
-def test_eval_looks_in_locals_before_globals():
-    """A name in evaluated code is looked up in locals, then globals, then builtins, as at module
-    level or in a class body (LOAD_NAME). A function body is different: there the compiler fixes
-    each name's scope in advance."""
+def test_eval_looks_names_up_like_a_class_body():
+    """A name in evaluated code is looked up as in a class body (LOAD_NAME), where a name
+    assigned in the class shadows a global of the same name. eval's second argument plays the
+    module's globals, its third the class body's own namespace. A function body is different:
+    there the compiler fixes each name's scope in advance."""
     assert eval("owner", {"owner": "globals"}, {"owner": "locals"}) == __
 
 

@@ -7,9 +7,9 @@ import sysconfig
 import pytest
 
 
-def test_a_chain_of_additions_needs_only_two_stack_slots():
+def test_a_chain_of_additions_keeps_the_stack_shallow():
     """CPython's VM is a stack machine: operands are pushed, an operator pops two and pushes
-    one. For ((a + b) + c) + d the stack never holds more than two values."""
+    one. In ((a + b) + c) + d each addition can run as soon as its second operand is pushed."""
 
     def chain(a, b, c, d):
         return ((a + b) + c) + d
@@ -18,8 +18,8 @@ def test_a_chain_of_additions_needs_only_two_stack_slots():
 
 
 def test_nesting_to_the_right_makes_the_stack_deeper():
-    """For a + (b + (c + d)) nothing can be added until d is loaded, so all four operands sit
-    on the stack at once. The compiler computes this maximum and stores it as co_stacksize."""
+    """In a + (b + (c + d)) nothing can be added until d is loaded. The compiler computes the
+    deepest the stack can get and stores it as co_stacksize."""
 
     def nested(a, b, c, d):
         return a + (b + (c + d))
@@ -106,12 +106,46 @@ def test_a_specialised_instruction_still_handles_other_types():
 
 
 @needs_adaptive
-def test_specialisation_does_not_show_in_co_code():
-    """The interpreter rewrites the code object's live instructions, but co_code hands out a
-    de-specialised copy: it and a plain dis still show the generic bytecode, which is also what
-    a .pyc stores."""
+def test_what_co_code_shows_after_warm_up():
+    """The interpreter rewrites the code object's live instructions in place. co_code, though, is
+    also what marshal writes into a .pyc, and a .pyc must not depend on how one particular run
+    happened to warm up."""
     add = fresh_add()
     before = add.__code__.co_code
     for i in range(1000):
         add(i, 1)
     assert (add.__code__.co_code == before) == __
+
+
+@needs_adaptive
+def test_a_specialisation_that_keeps_missing_is_replaced():
+    """A specialised instruction counts the calls where its guess was wrong. After enough
+    misses the interpreter undoes the specialisation, watches the types that arrive now, and
+    specialises again for them. One function can change its mind many times over its life."""
+    add = fresh_add()
+    for i in range(1000):
+        add(i, 1)
+    for i in range(1000):
+        add(i + 0.5, 1.0)
+    assert adaptive_binary_ops(add) == __
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 13),
+    reason="before 3.13 CPython had no JIT and no second-tier optimiser to hand a hot loop to",
+)
+def test_a_standard_build_keeps_a_hot_loop_in_bytecode():
+    """3.13 can be compiled with an experimental JIT (configure --enable-experimental-jit). In
+    such a build, once a loop has run often, its backward jump is overwritten with
+    ENTER_EXECUTOR, which hands control to a trace compiled to machine code. The builds that
+    python.org and Linux distributions ship are configured without it."""
+    if "--enable-experimental-jit" in (sysconfig.get_config_var("CONFIG_ARGS") or ""):
+        pytest.skip("this interpreter was built with the experimental JIT; the koan is about "
+                    "standard builds, where nothing compiles bytecode to machine code")
+    namespace = {}
+    exec("def total(n):\n    t = 0\n    for i in range(n):\n        t += i\n    return t\n",
+         namespace)
+    total = namespace["total"]
+    assert total(100_000) == 4_999_950_000
+    names = [i.opname for i in dis.get_instructions(total, adaptive=True)]
+    assert ("ENTER_EXECUTOR" in names) == __

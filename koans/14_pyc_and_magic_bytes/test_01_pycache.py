@@ -1,4 +1,4 @@
-"""Where compiled bytecode is cached: __pycache__ and its file names (PEP 3147, PEP 488)."""
+"""Where compiled bytecode is cached: the cache folder and its file names (PEP 3147, PEP 488)."""
 
 import importlib.util
 import py_compile
@@ -20,9 +20,10 @@ def no_pycache_prefix(monkeypatch):
     monkeypatch.setattr(sys, "pycache_prefix", None)
 
 
-def test_compiled_files_go_into_a_pycache_folder():
-    """Since PEP 3147 (3.2) the bytecode for app.py is not written next to it as app.pyc but
-    into a __pycache__ folder beside it."""
+def test_compiled_files_go_into_a_cache_folder_beside_the_source():
+    """Up to Python 3.1 the bytecode for app.py was written next to it, as app.pyc. Since
+    PEP 3147 (3.2) it goes into a folder of its own beside the source, named with double
+    underscores like other names Python reserves for itself."""
     cached = Path(importlib.util.cache_from_source("/project/app.py"))
     assert cached.parent.name == __
 
@@ -59,11 +60,14 @@ def test_pycache_prefix_moves_the_cache_into_a_mirror_tree(monkeypatch):
 
 
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12))
-def test_source_from_cache_undoes_cache_from_source(module):
-    """The two functions are inverses: from a cache path importlib can always recover the
-    source path, which is how it finds the source to compare a .pyc against."""
+def test_source_from_cache_maps_a_cache_file_back_to_its_source(module):
+    """source_from_cache undoes cache_from_source: from a cache path importlib recovers the
+    source path, which is how it finds the source to compare a .pyc against. It drops the cache
+    folder, the interpreter tag and any optimisation level, whichever module it is given."""
     source = f"/project/pkg/{module}.py"
-    assert importlib.util.source_from_cache(importlib.util.cache_from_source(source)) == __
+    assert importlib.util.source_from_cache(importlib.util.cache_from_source(source)) == source
+    cached = f"/project/pkg/__pycache__/util.{TAG}.opt-1.pyc"
+    assert importlib.util.source_from_cache(cached) == __
 
 
 def test_py_compile_writes_into_pycache(tmp_path):

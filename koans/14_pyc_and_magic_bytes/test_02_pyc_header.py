@@ -32,22 +32,24 @@ def header(pyc):
     return struct.unpack("<4sIII", pyc[:16])
 
 
-def test_a_pyc_starts_with_this_interpreters_magic_number(tmp_path):
+def test_the_first_four_bytes_of_a_pyc_name_its_bytecode_format(tmp_path):
     """The first four bytes say which bytecode format follows. The import system compares them
     with importlib.util.MAGIC_NUMBER and ignores the file if they differ."""
     pyc, _ = compile_module(tmp_path)
     assert (pyc[:4] == importlib.util.MAGIC_NUMBER) == __
 
 
-def test_the_magic_number_ends_in_carriage_return_line_feed():
-    """The last two magic bytes are \\r\\n, so a file that went through a text-mode copy
-    (CRLF <-> LF translation) no longer matches and is rejected instead of misread."""
+def test_the_magic_number_ends_in_a_windows_line_ending():
+    """The last two magic bytes are the two characters that end a line in a Windows text file,
+    so a file that went through a text-mode copy (a line-ending translation) no longer matches
+    and is rejected instead of misread."""
     assert importlib.util.MAGIC_NUMBER[2:] == __
 
 
-def test_flags_are_zero_for_a_timestamp_pyc(tmp_path):
-    """Bytes 4-7 are a bit field (PEP 552). Zero means the classic scheme: the .pyc is valid as
-    long as the source's modification time and size match the next two fields."""
+def test_the_flags_word_of_a_timestamp_pyc(tmp_path):
+    """Bytes 4-7 are a bit field (PEP 552): bit 0 marks a hash-based pyc, bit 1 asks for its hash
+    to be checked. The classic scheme needs neither: the .pyc is valid as long as the source's
+    modification time and size match the next two fields."""
     _, flags, _, _ = header(compile_module(tmp_path)[0])
     assert flags == __
 
@@ -75,8 +77,8 @@ def test_hash_based_pycs_set_flag_bits(tmp_path):
 
 
 def test_a_hash_based_pyc_stores_a_hash_of_the_source(tmp_path):
-    """In a hash-based pyc, bytes 8-15 are no longer mtime and size but an 8-byte SipHash of
-    the source, which importlib.util.source_hash computes."""
+    """A hash-based pyc has no use for the mtime and size words, and it needs 8 bytes for the
+    SipHash of the source that importlib.util.source_hash computes."""
     pyc, _ = compile_module(tmp_path, Mode.CHECKED_HASH)
     assert (pyc[8:16] == importlib.util.source_hash(SOURCE)) == __
 
@@ -109,9 +111,10 @@ def test_a_pyc_can_be_imported_without_its_source(tmp_path):
     assert module.total == __
 
 
-def test_a_wrong_magic_number_is_refused(tmp_path):
-    """Bytecode from another release would crash the interpreter, so a mismatched magic number
-    is an import error, not something to try anyway."""
+def test_a_sourceless_loader_refuses_a_wrong_magic_number(tmp_path):
+    """Bytecode from another release could crash the interpreter. A loader that has only the
+    .pyc cannot fall back to anything, so it gives up on the module. (Where the source is there
+    too, the import system ignores such a .pyc and compiles the source instead.)"""
     pyc, cfile = compile_module(tmp_path)
     cfile.write_bytes(b"\x00\x00\r\n" + pyc[4:])
     loader = importlib.machinery.SourcelessFileLoader("mod", str(cfile))

@@ -55,8 +55,8 @@ def test_alternation_takes_the_first_branch_that_works_not_the_longest():
 
 def test_greedy_quantifiers_give_back_characters_when_needed():
     """`a*` first grabs as much as it can, then backtracks one character at a time when the
-    rest of the pattern fails. Here the first group gives back exactly one "a" so that the
-    final `a` can match, and nothing is left for the second group."""
+    rest of the pattern fails. The engine tries the first group's longest choice first, and the
+    second group only gets what the first one left over."""
     assert re.match(r"(a*)(a*)a", "aaaa").groups() == __
 
 
