@@ -46,6 +46,8 @@ class App:
     def step(self, show_progress: bool = True, clear: bool = False) -> Shown:
         self.path.known = self.pristine.known() + self.pristine.snapshot()
         walk = self.path.walk()
+        if walk.cancelled:  # a newer save is waiting: nothing to show for this one
+            return Shown(walk, False)
         stop = walk.stop
         unasked = self._remember(stop)
         if clear:
@@ -81,11 +83,15 @@ class App:
                 return False
             data["current"] = {"key": stop.key, "file": stop.file.rel, "kind": stop.koan.get("kind")}
             signature = hashlib.sha1(str(stop.koan.get("message")).encode()).hexdigest()
+            digest = stop.file.digest()
             stuck = data["stuck"]
-            if stuck.get("key") == stop.key and stuck.get("signature") == signature:
+            failed = stop.koan.get("kind") not in ("blank", "missing", "unknown")
+            if stuck.get("key") != stop.key:
+                data["stuck"] = stuck = {"key": stop.key, "runs": int(failed),
+                                         "signature": signature, "digest": digest}
+            elif failed and stuck.get("digest") != digest:  # a new attempt that failed again
                 stuck["runs"] = int(stuck.get("runs", 0)) + 1
-            else:
-                data["stuck"] = stuck = {"key": stop.key, "runs": 1, "signature": signature}
+                stuck["digest"] = digest
             if stuck["runs"] >= STUCK_RUNS and stop.name:
                 hints = self.course.hints(stop.file.topic, stop.name).get("hints", [])
                 used = int(data["koans"].get(stop.key, {}).get("hints", 0))

@@ -56,6 +56,7 @@ class Walk:
     solved_now: list[tuple[KoanFile, str]] = field(default_factory=list)
     ran: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    cancelled: bool = False  # a new save came while a file ran: the walk starts over
 
 
 def env_key(course: Course) -> str:
@@ -142,7 +143,7 @@ class Path:
 
     def ordered(self, data: dict[str, Any]) -> list[tuple[Topic, KoanFile]]:
         pairs = [(topic, f) for topic in self.topics() for f in topic.files]
-        start = data.get("start")
+        start = str(data.get("start") or "").split("::")[0]
         if start:
             index = next((i for i, (_, f) in enumerate(pairs)
                           if f.rel >= start or f.rel.startswith(start)), 0)
@@ -153,7 +154,11 @@ class Path:
         digest = f.digest()
         log_event("run-start", file=f.rel)
         result = self.runner.run(f.rel, f.needs())
-        log_event("run-end", file=f.rel, elapsed=result.get("elapsed"))
+        log_event("run-end", file=f.rel, elapsed=result.get("elapsed"),
+                  cancelled=bool(result.get("cancelled")))
+        if result.get("cancelled"):
+            walk.cancelled = True
+            return result
         walk.ran.append(f.rel)
         if result.get("internal"):
             walk.notes.append(f"the runner hit an internal problem on {f.rel}: {result['internal']}")
@@ -174,9 +179,13 @@ class Path:
             entry = data["koans"].setdefault(key, {"first_seen": now, "hints": 0})
             was = entry.get("kind")
             entry["kind"] = koan["kind"]
+            if koan["kind"] not in ("passed", "blank", "skipped", "unknown"):
+                entry["misses"] = int(entry.get("misses", 0)) + 1
             if koan["kind"] == "passed":
                 if was != "passed":
                     entry["solved_at"] = now
+                    # Predicted: filled right the first time it was filled at all.
+                    entry.setdefault("predicted", was == "blank" and not entry.get("misses"))
                     if was is not None:
                         walk.solved_now.append((f, key))
                         if key in data["skipped"]:
@@ -216,6 +225,8 @@ class Path:
                             and record.get("digest") == f.digest()):
                         continue
                     results[f.rel] = self.run_file(f, env, walk)
+                    if walk.cancelled:
+                        return walk
                 result = results[f.rel]
                 if result.get("broken"):
                     walk.stop = Stop(f, dict(result["broken"]), topic)
@@ -225,14 +236,20 @@ class Path:
                         f"{f.rel}: the check of this file did not finish ({result['internal']}); "
                         "nothing in it counts until it does")}, topic)
                     return walk
+                start_koan = str(data.get("start") or "")
+                before_start = "::" in start_koan and start_koan.split("::")[0] == f.rel
                 for koan in result["koans"] + missing_koans(f, result):
+                    if before_start and not second_pass:
+                        if koan["nodeid"].split("[")[0] != start_koan:
+                            continue
+                        before_start = False
                     if koan["kind"] in DONE_KINDS:
                         continue
                     if not second_pass and koan_key(koan["nodeid"]) in skipped:
                         continue
                     walk.stop = Stop(f, dict(koan), topic)
                     return walk
-            if not skipped:
+            if not skipped and "::" not in str(data.get("start") or ""):
                 break
         return walk
 
@@ -243,22 +260,28 @@ class Path:
         rows = []
         skipped = set(data["skipped"])
         for topic in self.topics():
-            solved = total = put_aside = unavailable = 0
+            solved = total = put_aside = unavailable = predicted = 0
             for f in topic.files:
                 record = data["files"].get(f.rel)
+                # A verdict counts only for the file as it is now: after a reset, or an edit
+                # not yet checked, what was solved before is not known to be solved now.
+                current = bool(record) and record.get("digest") == f.digest()
                 if record and (record.get("keys") or record.get("skipped")):
                     keys = record.get("keys") or []
                 else:
                     keys = [f"{topic.name}/{f.name}::{name}"
                             for name in f.expected_names() or f.test_names()]
                 for key in keys:
-                    kind = data["koans"].get(key, {}).get("kind")
+                    entry = data["koans"].get(key, {})
+                    kind = entry.get("kind")
                     if kind == "skipped":
                         unavailable += 1
                         continue
                     total += 1
-                    solved += kind == "passed"
+                    solved += kind == "passed" and current
+                    predicted += bool(entry.get("predicted")) and kind == "passed" and current
                     put_aside += key in skipped and kind != "passed"
             rows.append({"topic": topic.name, "title": topic.title, "solved": solved,
-                         "total": total, "skipped": put_aside, "unavailable": unavailable})
+                         "total": total, "skipped": put_aside, "unavailable": unavailable,
+                         "predicted": predicted})
         return rows

@@ -205,8 +205,9 @@ def _source_line(path: Path, line: int) -> str:
 
 
 def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path: str,
-              started: float) -> dict[str, Any]:
-    """Watch the child ``pid`` run ``rel``: enforce the per-koan timeout, collect its verdicts."""
+              started: float, requests: Any = None) -> dict[str, Any]:
+    """Watch the child ``pid`` run ``rel``: enforce the per-koan timeout, collect its verdicts.
+    A ``cancel`` request arriving meanwhile (the learner saved again) stops the child at once."""
     result = empty_run(rel)
     with contextlib.suppress(OSError):
         os.setpgid(pid, pid)
@@ -224,8 +225,19 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
         if wait <= 0:
             timed_out = True
             break
-        ready, _, _ = select.select([rfd], [], [], wait)
-        if not ready:
+        watched = [rfd] + ([requests] if requests is not None else [])
+        ready, _, _ = select.select(watched, [], [], wait)
+        if requests is not None and requests in ready:
+            raw = requests.readline()
+            if not raw or json.loads(raw).get("op") in ("cancel", "quit"):
+                with contextlib.suppress(OSError):
+                    os.killpg(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                os.close(rfd)
+                result["cancelled"] = True
+                result["elapsed"] = time.monotonic() - started
+                return result
+        if rfd not in ready:
             continue
         chunk = os.read(rfd, 65536)
         if not chunk:
@@ -386,7 +398,7 @@ class _Server:
         if pid:
             os.close(wfd)
             log_path = str(self.log_dir / f"run-{pid}.log")
-            return supervise(pid, rfd, self.root, rel, timeout, log_path, started)
+            return supervise(pid, rfd, self.root, rel, timeout, log_path, started, self.requests)
         # the child
         gc.enable()
         os.close(rfd)
@@ -433,7 +445,9 @@ def server_main(root: Path, req_fd: int, rep_fd: int, log_dir: Path) -> None:
         _redirect(0, os.devnull, os.O_RDONLY)
         _redirect(1, str(log_dir / "server.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
         os.dup2(1, 2)
-    server = _Server(root, os.fdopen(req_fd, "rb"), os.fdopen(rep_fd, "wb", buffering=0), log_dir)
+    # Unbuffered: select() on the request pipe must see every request not yet handled (a
+    # "cancel" that arrives while a child runs).
+    server = _Server(root, os.fdopen(req_fd, "rb", buffering=0), os.fdopen(rep_fd, "wb", buffering=0), log_dir)
     code = 3
     try:
         warm_pytest()
@@ -505,6 +519,7 @@ class Runner:
             self.start()
             try:
                 self._send({"op": "run", "file": rel, "needs": needs, "timeout": self.timeout})
+                self._wait_for_reply(rel)
                 raw = self._replies.readline()
                 if raw:
                     return dict(json.loads(raw))
@@ -514,6 +529,29 @@ class Runner:
         result = empty_run(rel)
         result["internal"] = "the koan server stopped unexpectedly"
         return result
+
+    # Set by watch mode: ``interrupt()`` says whether to give up on the run in progress (the
+    # learner saved again); ``slow(rel)`` is told once when a run takes longer than SLOW.
+    interrupt: Any = None
+    slow: Any = None
+    SLOW = 0.3
+
+    def _wait_for_reply(self, rel: str) -> None:
+        if self.interrupt is None and self.slow is None:
+            return
+        started = time.monotonic()
+        told = False
+        fd = self._replies.fileno()
+        while True:
+            ready, _, _ = select.select([fd], [], [], 0.05)
+            if ready:
+                return
+            if not told and self.slow is not None and time.monotonic() - started > self.SLOW:
+                told = True
+                self.slow(rel)
+            if self.interrupt is not None and self.interrupt():
+                self._send({"op": "cancel"})
+                return  # the server replies at once, with "cancelled"
 
     def close(self) -> None:
         if self.pid is None:

@@ -46,6 +46,11 @@ class View:
         self.style = style
         self.out = style.stream
 
+    def width(self) -> int:
+        import shutil
+
+        return max(40, min(100, shutil.get_terminal_size((80, 24)).columns))
+
     def write(self, text: str = "") -> None:
         self.out.write(text + "\n")
         self.out.flush()
@@ -81,6 +86,8 @@ class View:
                 notes.append(f"{row['skipped']} put aside")
             if row.get("unavailable"):
                 notes.append(f"{row['unavailable']} skipped here")
+            if row.get("solved"):
+                notes.append(f"{row.get('predicted', 0)} of {row['solved']} right at the first try")
             if row["topic"] == here:
                 notes.append("you are here")
             note = s("  (" + ", ".join(notes) + ")", "dim") if notes else ""
@@ -121,14 +128,19 @@ class View:
         self.write()
         self.write(s.rule(f"{stop.title} > {stop.file.name}"))
         if topic_lesson:
-            for row in topic_lesson.strip().splitlines():
-                self.write("  " + (s(row, "bold") if row.startswith("#") else row))
-            self.write(s.rule())
+            heading, opening = lesson_opening(topic_lesson)
+            if heading:
+                self.write("  " + s(heading, "bold"))
+            for row in wrap(opening, self.width() - 2):
+                self.write("  " + row)
+            readme = "/".join(stop.file.rel.split("/")[:2]) + "/README.md"
+            self.write(s(f"  (the whole lesson: {readme})", "dim"))
+            self.write(s.rule(width=min(72, self.width())))
         name = stop.name
         if name:
             self.write(s(name, "bold", "cyan"))
         if lesson:
-            for row in lesson.strip().splitlines():
+            for row in wrap(lesson, self.width() - 2):
                 self.write("  " + row)
         self.write()
         message = str(koan.get("message") or "")
@@ -192,6 +204,34 @@ class View:
         s = self.style
         self.write(s("Every koan on the path is solved. Well walked.", "green", "bold"))
         self.write(s(f"See where you stand: {RUNNER} list", "dim"))
+
+
+def lesson_opening(readme: str) -> tuple[str, str]:
+    """A topic lesson's heading and first paragraph: what fits on a screen beside the koan."""
+    heading, paragraphs = "", []
+    for block in readme.strip().split("\n\n"):
+        block = block.strip()
+        if block.startswith("#") and not heading and not paragraphs:
+            heading = block.lstrip("#").strip()
+        elif block and not block.startswith("#"):
+            paragraphs.append(block)
+            break
+    return heading, paragraphs[0] if paragraphs else ""
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """Paragraphs re-flowed to the terminal's width; lines of code (indented) kept as they are."""
+    import textwrap
+
+    rows: list[str] = []
+    for block in text.strip().split("\n\n"):
+        lines = block.splitlines()
+        if any(line.startswith("    ") for line in lines):
+            rows += lines
+        else:
+            rows += textwrap.wrap(" ".join(line.strip() for line in lines), width) or [""]
+        rows.append("")
+    return rows[:-1]
 
 
 LABELS = {

@@ -164,8 +164,31 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
     watcher = make_watcher(app.course.koans_dir)
     app.runner.start()
     inputs: list[Any] = [sys.stdin] if _readable(sys.stdin) else []
-    try:
+    keys = _SingleKeys(sys.stdin)  # on a terminal: h, l, q act at once, without Enter
+    pending: set[str] = set()
+
+    def interrupt() -> bool:
+        """A save while a koan runs (an endless loop, say) cancels that run."""
+        found = watcher.changes()
+        pending.update(found)
+        return bool(found)
+
+    def slow(rel: str) -> None:
+        view.write(view.style(f"checking {rel} ... still running (save again to start over; it "
+                              f"is stopped after {app.runner.timeout:g} s)", "dim"))
+
+    app.runner.interrupt, app.runner.slow = interrupt, slow
+
+    def step() -> Any:
         shown = app.step(clear=True)
+        while shown.walk.cancelled:  # saved again mid-run: let the save settle, then again
+            wait(watcher, 0.05, [])
+            pending.clear()
+            shown = app.step(clear=True)
+        return shown
+
+    try:
+        shown = step()
         _footer(view, watcher)
         _warm(app, shown)
         if finished and finished(shown):
@@ -173,7 +196,7 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
         while True:
             changed, ready = wait(watcher, 1.0, inputs)
             if ready:
-                line = sys.stdin.readline()
+                line = keys.read()
                 if not line:
                     inputs = []
                 else:
@@ -192,8 +215,11 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
                         changed = {"(rerun)"}
                     else:
                         view.write("keys: Enter re-run, h hint, l list, q quit")
+            if pending:
+                changed |= pending
+                pending.clear()
             if changed:
-                shown = app.step(clear=True)
+                shown = step()
                 _footer(view, watcher)
                 _warm(app, shown)
                 if finished and finished(shown):
@@ -205,6 +231,8 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
         view.write("Stopped watching. Your progress is saved.")
         return 0
     finally:
+        app.runner.interrupt = app.runner.slow = None
+        keys.restore()
         watcher.close()
 
 
@@ -217,8 +245,52 @@ def _readable(stream: Any) -> bool:
 
 
 def _footer(view: Any, watcher: Any) -> None:
-    view.write(view.style(f"watching for saves ({watcher.kind}); Enter re-runs, h hint, l list, "
-                          "q quit", "dim"))
+    keys = "keys (no Enter needed): r re-run, h hint, l list, q quit" if _is_tty(sys.stdin) \
+        else "type r, h, l or q and Enter: re-run, hint, list, quit"
+    view.write(view.style(f"watching for saves ({watcher.kind}): save the koan file and its "
+                          f"verdict appears here. {keys}", "dim"))
+
+
+def _is_tty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
+class _SingleKeys:
+    """Read one key at a time from a terminal (cbreak mode), a line at a time otherwise; the
+    terminal's mode is put back on every way out (restore runs in the loop's finally)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.saved: Any = None
+        if not _is_tty(stream):
+            return
+        with contextlib.suppress(Exception):
+            import termios
+            import tty
+
+            self.saved = termios.tcgetattr(stream.fileno())
+            tty.setcbreak(stream.fileno())
+
+    def read(self) -> str:
+        if self.saved is None:
+            return self.stream.readline()
+        data = os.read(self.stream.fileno(), 1)
+        if not data:
+            return ""
+        key = data.decode(errors="replace")
+        return "r" if key in ("\n", "\r") else key
+
+    def restore(self) -> None:
+        if self.saved is None:
+            return
+        with contextlib.suppress(Exception):
+            import termios
+
+            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self.saved)
+        self.saved = None
 
 
 def _warm(app: Any, shown: Any) -> None:

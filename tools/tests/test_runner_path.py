@@ -21,7 +21,7 @@ def test_a_fresh_course_stops_at_the_first_blank_with_its_lesson_and_line(course
     assert "01 basics" in out and "02 more" in out
     assert "test_one_plus_one_is_two" in out
     assert "Integer addition is exact" in out  # the lesson
-    assert "# 01 Basics" in out  # the topic's lesson on entering it
+    assert "(the whole lesson: koans/01_basics/README.md)" in out  # the lesson, on entering
     assert "assert 1 + 1 == __" in out
     assert "^^" in out  # the blank, marked without colour
     assert "fill in the blank on line 6" in out
@@ -78,11 +78,27 @@ def test_hints_go_from_a_nudge_and_stop_at_the_last(course):
     assert "Hint 2 of 2" in third
 
 
-def test_a_hint_is_offered_unasked_after_runs_without_progress(course):
-    outs = [course.run().stdout for _ in range(3)]
-    assert "Hint" not in outs[0] + outs[1]
+def test_a_hint_is_offered_unasked_after_failed_attempts_only(course):
+    outs = [course.run().stdout for _ in range(4)]  # runs without an attempt: no hint
+    assert "Hint" not in "".join(outs) and "a hint" not in "".join(outs)
+    outs = []
+    for wrong in ("3", "4", "5"):
+        course.edit(NUMBERS, "1 + 1 == __" if wrong == "3" else f"1 + 1 == {int(wrong) - 1}",
+                    f"1 + 1 == {wrong}")
+        outs.append(course.run().stdout)
+    assert "a hint" not in outs[0] + outs[1]
     assert "a hint" in outs[2] and "What is one plus one?" in outs[2]
     assert course.verdicts()[-1]["unasked_hint"] is True
+
+
+def test_entering_a_topic_shows_the_lessons_opening_not_all_of_it(course):
+    course.path("koans/01_basics/README.md").write_text(
+        "# 01 Basics\n\nNumbers and strings, " + "word " * 60 + "\n\nA second paragraph.\n")
+    out = course.run(COLUMNS="60").stdout
+    assert "01 Basics" in out and "Numbers and strings" in out
+    assert "A second paragraph" not in out
+    assert "(the whole lesson: koans/01_basics/README.md)" in out
+    assert all(len(line) <= 62 for line in out.split("01 Basics")[1].split("(the whole")[0].splitlines())
 
 
 def test_list_and_status_show_each_topic_and_where_the_learner_is(course):
@@ -146,3 +162,31 @@ def test_colour_on_a_terminal_and_never_with_no_color(course):
 
     assert "\033[" in run_in_pty()
     assert "\033[" not in run_in_pty(NO_COLOR="1")
+
+
+def test_list_after_reset_shows_the_reset_koans_unsolved(course):
+    course.run()
+    course.edit(NUMBERS, "1 + 1 == __", "1 + 1 == 2")
+    course.edit(NUMBERS, "pytest.raises(___)", "pytest.raises(IndexError)")
+    course.run()
+    assert " 2/4" in course.run("list").stdout
+    course.run("reset", NUMBERS)
+    assert " 0/4" in course.run("list").stdout
+
+
+def test_goto_a_koan_starts_at_that_koan(course):
+    course.run()
+    out = course.run("goto", f"{NUMBERS}::test_indexing_past_the_end_raises").stdout
+    assert "::test_indexing_past_the_end_raises" in out
+    assert "fill in the blank on line 11" in out
+
+
+def test_a_blank_filled_right_at_once_counts_as_predicted(course):
+    course.run()
+    course.edit(NUMBERS, "1 + 1 == __", "1 + 1 == 2")  # right at the first try
+    course.run()
+    course.edit(NUMBERS, "pytest.raises(___)", "pytest.raises(KeyError)")
+    course.run()
+    course.edit(NUMBERS, "pytest.raises(KeyError)", "pytest.raises(IndexError)")
+    course.run()
+    assert "1 of 2 right at the first try" in course.run("list").stdout

@@ -90,3 +90,69 @@ def test_a_short_kata_swaps_drivers_and_ends_with_a_summary(course):
     assert "Kata summary" in out
     assert "1 + 1 == 5" in course.path(NUMBERS).read_text()
     assert json.loads((workspace / "summary.json").read_text())["finished"] is True
+
+
+def test_a_save_during_an_endless_koan_cancels_it_at_once(course):
+    """The learner fixes the loop while it still runs: the new save starts a new check at once,
+    without waiting for the timeout, and the screen said the check was still running."""
+    course.edit(NUMBERS, "    assert 1 + 1 == __", "    while True:\n        pass")
+    proc = course.popen("--timeout", "600", "watch")
+    try:
+        n = _count(course)
+        course.wait_for(lambda e: e["event"] == "run-start", after=n, proc=proc)
+        import time
+
+        deadline = time.monotonic() + 60
+        while "still running" not in course.output() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "still running" in course.output()
+        n = _count(course)
+        course.edit(NUMBERS, "    while True:\n        pass", "    assert 1 + 1 == 2")
+        event = course.wait_for(lambda e: e["event"] == "verdict", after=n, timeout=60, proc=proc)
+        assert event["solved"] == 1  # well before the 600 s timeout
+        cancelled = [e for e in course.read_events()[n:] if e["event"] == "run-end"]
+        assert cancelled and cancelled[0]["cancelled"] is True
+    finally:
+        proc.kill()
+
+
+def test_single_keys_act_without_enter_on_a_terminal(course):
+    import os
+    import pty
+    import subprocess
+    import sys
+    import time
+
+    from runner_support import RUNNER
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([sys.executable, str(RUNNER), "--root", str(course.root), "watch"],
+                            stdin=follower, stdout=follower, stderr=follower,
+                            env=course.env(), cwd=course.root)
+    os.close(follower)
+    seen = b""
+
+    def read_until(text: bytes, timeout: float = 60) -> None:
+        nonlocal seen
+        end = time.monotonic() + timeout
+        while text not in seen and time.monotonic() < end:
+            import select
+
+            ready, _, _ = select.select([leader], [], [], 0.1)
+            if ready:
+                try:
+                    seen += os.read(leader, 65536)
+                except OSError:
+                    break
+        assert text in seen, seen[-2000:]
+
+    try:
+        read_until(b"no Enter needed")
+        os.write(leader, b"h")  # no Enter
+        read_until(b"What is one plus one?")
+        os.write(leader, b"q")
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(leader)
