@@ -183,15 +183,6 @@ def course_part(path: Path, rootdir: Path) -> str | None:
 # Hints and misconceptions (koans/NN_topic/hints.toml)
 
 
-def load_toml(path: Path) -> dict[str, Any]:
-    if sys.version_info >= (3, 11):
-        import tomllib
-    else:  # pytest itself depends on tomli before 3.11
-        import tomli as tomllib
-    with path.open("rb") as handle:
-        return tomllib.load(handle)
-
-
 def koan_notes(test_file: Path, rootdir: Path, test_name: str) -> dict[str, Any]:
     """The hints.toml entry of a koan. Answers share the hints of the koans they mirror."""
     topic = test_file.parent
@@ -204,7 +195,7 @@ def koan_notes(test_file: Path, rootdir: Path, test_name: str) -> dict[str, Any]
     for candidate in candidates:
         if candidate.is_file():
             try:
-                return dict(load_toml(candidate).get(test_name, {}))
+                return dict(model.read_toml(candidate).get(test_name, {}))
             except Exception:  # a broken hints file must never break a koan run
                 return {}
     return {}

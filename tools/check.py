@@ -29,13 +29,13 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from koanrunner.course import copy_support, read_source, read_toml  # tools/ is on no path of its own
+from koanrunner.course import align, copy_support, read_source, read_toml, test_functions  # tools/ is on no path of its own
 
 ROOT = Path(__file__).resolve().parent.parent
 BLANKS = ("__", "___")
@@ -130,96 +130,35 @@ def topics(root: Path, only: list[str], report: Report | None = None) -> list[st
     return sorted(names)
 
 
-def test_functions(tree: ast.Module) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef]]:
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
-            yield node.name, node
-        elif isinstance(node, ast.ClassDef) and node.name.startswith("Test"):
-            for inner in node.body:
-                if isinstance(inner, (ast.FunctionDef, ast.AsyncFunctionDef)) and inner.name.startswith("test"):
-                    yield f"{node.name}::{inner.name}", inner
-
-
 def is_presolved(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     return any("presolved" in ast.unparse(d) for d in func.decorator_list)
 
 
-def same_constant(a: object, b: object) -> bool:
-    return type(a) is type(b) and repr(a) == repr(b)
-
-
-class Differ:
-    """Walks a koan's AST and its answer's in step; blanks may differ, nothing else."""
-
-    def __init__(self, kf: KoanFile, answer_text: str, report: Report) -> None:
-        self.kf = kf
-        self.text = answer_text
-        self.report = report
-        self.test = ""
-        self.cls = ""
-        self.ok = True
-        self.versioned = 0  # depth of `if sys.version_info ...` branches around the node
-
-    def run(self, koan: ast.Module, answer: ast.Module) -> None:
-        self.visit(koan, answer)
-
-    def mismatch(self, node: ast.AST, why: str) -> None:
-        if self.ok:
-            line = getattr(node, "lineno", "?")
-            self.report.breach(
-                f"answers/{self.kf.topic}/{self.kf.name}:{line}",
-                f"the answer differs from its koan beyond the blanks ({why})",
-                "make the answer the koan with each blank replaced, nothing else",
-            )
-        self.ok = False
-
-    def visit(self, k: Any, a: Any) -> None:
-        if isinstance(k, ast.Name) and k.id in BLANKS:
-            self.fill(k, a)
-            return
-        if isinstance(k, ast.AST):
-            if type(k) is not type(a):
-                self.mismatch(k, f"{type(k).__name__} in the koan, {type(a).__name__} in the answer")
-                return
-            outer = (self.test, self.cls)
-            versioned = isinstance(k, (ast.If, ast.IfExp)) and "version_info" in ast.unparse(k.test)
-            self.versioned += versioned
-            if isinstance(k, ast.ClassDef):
-                self.cls = k.name
-            elif isinstance(k, (ast.FunctionDef, ast.AsyncFunctionDef)) and k.name.startswith("test"):
-                self.test = f"{self.cls}::{k.name}" if self.cls else k.name
-            for name in k._fields:
-                self.visit(getattr(k, name, None), getattr(a, name, None))
-            self.test, self.cls = outer
-            self.versioned -= versioned
-        elif isinstance(k, list):
-            if not isinstance(a, list) or len(k) != len(a):
-                self.mismatch(self._anchor(k), "a different number of statements or items")
-                return
-            for x, y in zip(k, a, strict=True):
-                self.visit(x, y)
-        elif not same_constant(k, a):
-            self.mismatch(self._anchor(k), f"{k!r} in the koan, {a!r} in the answer")
-
-    def _anchor(self, k: Any) -> ast.AST:
-        return k[0] if isinstance(k, list) and k and isinstance(k[0], ast.AST) else ast.Pass()
-
-    def fill(self, k: ast.Name, a: Any) -> None:
-        where = f"answers/{self.kf.topic}/{self.kf.name}:{k.lineno}"
-        if not isinstance(a, ast.expr):
-            self.mismatch(k, "a blank filled with something that is not an expression")
-            return
-        if isinstance(a, ast.Name) and a.id in BLANKS:
-            self.report.breach(where, "the answer still has a blank", "fill it in the answer")
-            return
-        if not self.test:
-            self.report.breach(where, "a blank outside any test function", "move it into a koan")
-            return
-        text = ast.get_source_segment(self.text, a) or ast.unparse(a)
-        end_lineno, end_col = a.end_lineno or a.lineno, a.end_col_offset or 0
-        fill = Fill(self.kf.topic, self.kf.name, self.test, 0, a.lineno, a.col_offset,
-                    end_lineno, end_col, text, a, self.versioned > 0)  # fmt: skip
-        self.kf.fills.append(fill)
+def compare(kf: KoanFile, koan_text: str, answer_text: str, koan: ast.Module, report: Report) -> None:
+    """The answer against its koan through the course model's alignment (the same one the
+    plugin uses on a learner's file): blanks may differ, nothing else."""
+    found = align(koan_text, answer_text)
+    if found is None:
+        return
+    for test, line in sorted(found.changed.items(), key=lambda item: item[1])[:1]:
+        report.breach(f"answers/{kf.topic}/{kf.name}:{line}",
+                      "the answer differs from its koan beyond the blanks"
+                      + (f" (in {test})" if test else " (outside any koan)"),
+                      "make the answer the koan with each blank replaced, nothing else")
+    in_tests = {id(n) for _, func in test_functions(koan) for n in ast.walk(func)}
+    for node in ast.walk(koan):
+        if isinstance(node, ast.Name) and node.id in BLANKS and id(node) not in in_tests:
+            report.breach(f"koans/{kf.topic}/{kf.name}:{node.lineno}", "a blank outside any test function",
+                          "move it into a koan")
+    for filled in found.fills:
+        where = f"answers/{kf.topic}/{kf.name}:{filled.lineno}"
+        if not filled.filled:
+            report.breach(where, "the answer still has a blank", "fill it in the answer")
+            continue
+        a = filled.node
+        kf.fills.append(Fill(kf.topic, kf.name, filled.test, filled.index, a.lineno, a.col_offset,
+                             a.end_lineno or a.lineno, a.end_col_offset or 0, filled.text, a,
+                             filled.in_version_branch))
 
 
 def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
@@ -265,7 +204,7 @@ def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
             except SyntaxError as err:
                 report.breach(f"{err.filename}:{err.lineno}", f"SyntaxError: {err.msg}", "fix the syntax")
                 continue
-            Differ(kf, atext, report).run(ktree, atree)
+            compare(kf, ktext, atext, ktree, report)
             _number_fills(kf)
             tests_here = dict(test_functions(ktree))
             for fill in kf.fills:
@@ -339,9 +278,6 @@ def restates(fill: Fill, answer: ast.Module) -> str | None:
     if func is None:
         return None
     for node in ast.walk(func):
-        if isinstance(node, ast.Compare) and len(node.comparators) == 1 and \
-                node.comparators[0] is not fill.node and ast.dump(node.left) == ast.dump(fill.node):
-            continue
         if isinstance(node, ast.Compare) and len(node.comparators) == 1 and \
                 any(c.lineno == fill.lineno and c.col_offset == fill.col for c in node.comparators) and \
                 ast.dump(node.left) == ast.dump(fill.node):

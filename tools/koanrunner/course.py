@@ -176,8 +176,9 @@ class Course:
         self.state_dir = self.root / STATE_DIR
 
     def topic_names(self) -> list[str]:
+        """The topic folders under koans/; ``koans/katas`` holds the pair katas, not a topic."""
         names = listing(str(self.koans_dir))
-        return sorted(n for n in names if not n.startswith((".", "_"))
+        return sorted(n for n in names if not n.startswith((".", "_")) and n != "katas"
                       and os.path.isdir(os.path.join(self.koans_dir, n)))
 
     def topics(self, extra: list[str] = ()) -> list[Topic]:  # type: ignore[assignment]
@@ -409,6 +410,7 @@ class Filled:
     node: ast.AST  # what stands there (a Name '__' while still unfilled)
     text: str  # its source text
     raises_span: tuple[int, int] | None = None  # the lines of its `with pytest.raises(...)`
+    in_version_branch: bool = False  # inside an `if` (or `x if ... else y`) on sys.version_info
 
     @property
     def filled(self) -> bool:
@@ -452,6 +454,7 @@ class _Aligner:
         self.raises: tuple[int, int] | None = None  # the `with pytest.raises` around us
         self.raises_arg: Any = None  # the blank that is the exception type of that `raises`
         self.line = 0  # the line of the innermost node being compared, in the other file
+        self.versioned = 0  # how many `if sys.version_info ...` branches enclose the node
 
     def differ(self, k: Any, a: Any) -> None:
         line = getattr(a, "lineno", None) or getattr(k, "lineno", None)
@@ -467,7 +470,7 @@ class _Aligner:
             text = ast.get_source_segment(self.text, a) or ast.unparse(a)
             index = sum(f.test == self.test for f in self.fills)
             span = self.raises if k is self.raises_arg else None
-            self.fills.append(Filled(self.test, index, k.id, a, text, span))
+            self.fills.append(Filled(self.test, index, k.id, a, text, span, self.versioned > 0))
             return
         if isinstance(k, ast.AST):
             if type(k) is not type(a):
@@ -475,6 +478,8 @@ class _Aligner:
                 return
             self.line = getattr(a, "lineno", None) or self.line
             outer = (self.test, self.cls, self.raises, self.raises_arg)
+            versioned = isinstance(k, (ast.If, ast.IfExp)) and "version_info" in ast.unparse(k.test)
+            self.versioned += versioned
             if isinstance(k, ast.ClassDef) and not self.test:
                 self.cls = k.name
             elif isinstance(k, (ast.FunctionDef, ast.AsyncFunctionDef)) and k.name.startswith("test") \
@@ -490,11 +495,12 @@ class _Aligner:
                     continue
                 self.visit(getattr(k, name, None), getattr(a, name, None))
             self.test, self.cls, self.raises, self.raises_arg = outer
+            self.versioned -= versioned
         elif isinstance(k, list):
             if not isinstance(a, list) or len(k) != len(a):
                 self.differ(k, a)
                 return
-            for x, y in zip(k, a):
+            for x, y in zip(k, a, strict=True):
                 self.visit(x, y)
         elif not _same_constant(k, a):
             self.differ(k, a)
@@ -502,8 +508,8 @@ class _Aligner:
 
 def _is_raises(node: ast.AST) -> bool:
     return (isinstance(node, ast.Call)
-            and (isinstance(node.func, ast.Attribute) and node.func.attr == "raises"
-                 or isinstance(node.func, ast.Name) and node.func.id == "raises"))
+            and ((isinstance(node.func, ast.Attribute) and node.func.attr == "raises")
+                 or (isinstance(node.func, ast.Name) and node.func.id == "raises")))
 
 
 def align(pristine_text: str, other_text: str) -> Alignment | None:

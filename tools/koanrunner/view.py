@@ -209,8 +209,8 @@ class View:
 def lesson_opening(readme: str) -> tuple[str, str]:
     """A topic lesson's heading and first paragraph: what fits on a screen beside the koan."""
     heading, paragraphs = "", []
-    for block in readme.strip().split("\n\n"):
-        block = block.strip()
+    for raw in readme.strip().split("\n\n"):
+        block = raw.strip()
         if block.startswith("#") and not heading and not paragraphs:
             heading = block.lstrip("#").strip()
         elif block and not block.startswith("#"):

@@ -4,7 +4,6 @@ byte the learner typed."""
 
 from __future__ import annotations
 
-import json
 import os
 
 import pytest
