@@ -498,7 +498,8 @@ def _exception_fill_failed(item: pytest.Item, excinfo: pytest.ExceptionInfo[Base
 
 def _falsifying_example(exc: BaseException) -> str:
     """Hypothesis notes the input that broke the koan; the learner needs to see it."""
-    rows = [str(n) for n in getattr(exc, "__notes__", ()) if "Falsifying example" in str(n)]
+    rows = [str(n) for n in getattr(exc, "__notes__", ())  # the wording varies by version
+            if str(n).startswith(("Falsifying example", "Failing test case", "Falsifying explicit"))]
     if not rows:
         return ""
     return "\n  Hypothesis found an input that breaks it:\n" + "\n".join(

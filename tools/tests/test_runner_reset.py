@@ -16,7 +16,7 @@ def test_reset_backs_up_then_restore_brings_the_learners_version_back(course):
     result = course.run("reset", NUMBERS)
     assert result.returncode == 0, result.stdout
     assert "1 + 1 == __" in course.path(NUMBERS).read_text()
-    stamp = result.stdout.split("restore ")[-1].strip()
+    stamp = result.stdout.split(" restore ")[1].split()[0]
     assert (course.path(".koans/backups") / stamp / NUMBERS).read_text() == mine
     result = course.run("restore", stamp)
     assert course.path(NUMBERS).read_text() == mine
