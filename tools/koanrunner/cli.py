@@ -150,6 +150,8 @@ def cmd_goto(app: Any, args: Any) -> int:
         return 2
     start = files[0].rel if args.target.endswith(".py") or "::" in args.target else \
         "/".join(files[0].rel.split("/")[:2])
+    if "::" in args.target:  # a koan: the path starts at it, inside its file
+        start += "::" + args.target.split("::", 1)[1]
     app.store.update(lambda d: d.__setitem__("start", start))
     app.view.write(f"The path now starts at {start}. Next: {RUNNER}")
     return cmd_run(app, args)
