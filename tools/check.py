@@ -722,6 +722,14 @@ def main(argv: Iterable[str] | None = None) -> int:
     skipped = answers_pass(root, files, jobs, report)
     if not args.quick:
         mutation_pass(root, files, jobs, report, skipped)
+    if not args.topic and (root / "koans" / "katas").is_dir():  # the whole course: katas too
+        from katacheck import check_katas
+
+        kata_breaches, kata_counts = check_katas(root, jobs=jobs)
+        for where, what, fix in kata_breaches:
+            report.breach(where, what, fix)
+        for key, value in kata_counts.items():
+            report.count(f"kata {key}" if not key.startswith("kata") else key, int(value))
     if args.no_skips:
         for note in report.notes:
             if "skipped" in note:

@@ -44,7 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from koanrunner.course import read_toml  # noqa: E402 - the one TOML reader, shared with the runner
+from koanrunner.course import read_toml  # the one TOML reader, shared with the runner
 
 ROOT = Path(__file__).resolve().parents[1]
 KATAS = Path("koans", "katas")
@@ -105,10 +105,30 @@ def stubbed(source: str, qualname: str) -> str:
     stub = ast.FunctionDef(name=node.name, args=node.args, body=[ast.Raise(
         exc=ast.Call(func=ast.Name("NotImplementedError", ast.Load()),
                      args=[ast.Constant(qualname)], keywords=[]), cause=None)],
-        decorator_list=node.decorator_list, returns=None, type_comment=None)
+        decorator_list=node.decorator_list, returns=node.returns, type_comment=None)
     if sys.version_info >= (3, 12):
         stub.type_params = []
     return splice(source, qualname, ast.unparse(ast.fix_missing_locations(stub)))
+
+
+def unwritten(source: str) -> list[str]:
+    """The functions a stub leaves to the pair: their body raises NotImplementedError."""
+    found = []
+    for name, node in functions(source).items():
+        body = [n for n in node.body if not (isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant))]
+        if len(body) == 1 and isinstance(body[0], ast.Raise) and "NotImplementedError" in ast.dump(body[0]):
+            found.append(name)
+    return found
+
+
+def partial(stub: str, reference: str, written: list[str]) -> str:
+    """The reference as a pair would have it with only ``written`` done: every function the
+    stub leaves unwritten, other than those, put back to a stub."""
+    source = reference
+    for name in unwritten(stub):
+        if name not in written and name in functions(source):
+            source = stubbed(source, name)
+    return source
 
 
 def take(target: str, reference: str, names: list[str]) -> str:
@@ -214,7 +234,7 @@ def static_checks(root: Path, name: str, breaches: list[Breach]) -> Kata | None:
     else:
         text = readme.read_text(encoding="utf-8")
         positions = [text.find(step) for step in kata.steps]
-        missing = [s for s, at in zip(kata.steps, positions) if at < 0]
+        missing = [s for s, at in zip(kata.steps, positions, strict=True) if at < 0]
         if missing:
             breach(f"{where}/README.md", f"the README does not list the steps {missing}",
                    "list every step, in order")

@@ -39,13 +39,18 @@ def parser() -> argparse.ArgumentParser:
     restore = sub.add_parser("restore", help="put a backup back (default: the latest)")
     restore.add_argument("stamp", nargs="?")
     sub.add_parser("backups", help="list backups")
-    kata = sub.add_parser("kata", help="a timed pair kata on one topic, in a scratch copy")
-    kata.add_argument("topic")
-    kata.add_argument("--swap-minutes", type=float, default=5.0,
+    kata = sub.add_parser("kata", help="a pair kata in a scratch copy: build a small program "
+                          "test-first (koans/katas/), or replay a topic's koans against the clock")
+    kata.add_argument("topic", nargs="?", metavar="NAME", default=None,
+                      help="a kata (01_ieee754, ieee754, katas/01) or a topic (03, "
+                      "03_text_and_bytes); none: list the katas")
+    kata.add_argument("--swap-minutes", type=float, default=5.0, metavar="N",
                       help="prompt a driver swap every N minutes (0: never; default 5)")
-    kata.add_argument("--swap-koans", type=int, default=0,
-                      help="prompt a driver swap every K solved koans (0: never; default)")
-    kata.add_argument("--pair", default="", help="names, comma-separated: 'ana,bo'")
+    kata.add_argument("--swap-steps", "--swap-koans", dest="swap_koans", type=int, default=None,
+                      metavar="K", help="prompt a driver swap every K green steps or solved "
+                      "koans (0: never; default: 1 for a kata's steps, 0 for a topic's koans)")
+    kata.add_argument("--pair", default="", metavar="NAMES",
+                      help="your names, comma-separated: 'ana,bo' (default: A and B)")
     return p
 
 

@@ -1,0 +1,687 @@
+"""A kata that builds a small program test-first: ``kata 01_ieee754``.
+
+A kata is a folder under ``koans/katas/``: the stub module the pair writes, ``test_steps.py``
+(the steps, in order), a README with the task, and hints. The runner copies them into a
+workspace, ``.koans/kata/NN_name/``, and the pair edits the stub there. On every save the steps
+run in a warm pytest server (the koans' fork server, pointed at the workspace) and only the
+first red step is shown: its lesson, its code and what went wrong. The next step is revealed
+when it goes green (the TDD rhythm). A clock ticks in the status line; on each green step (or
+every K) and every N minutes the pair is told to swap driver and navigator. 'q' or Ctrl-C (or
+the last step going green) ends the kata with a summary: time per step, swaps, hints; it is
+saved as ``summary.json`` in the workspace.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import os
+import re
+import shutil
+import stat
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .course import Course, KoanFile, read_toml
+from .kata import Pair, StatusLine, clock, fresh_workspace, save_summary, shown
+from .path import log_event
+from .running import Runner
+from .view import RUNNER, Style
+from .watch import make_watcher, wait
+
+KATAS = "katas"
+STEPS = "test_steps.py"
+TIMEOUT_FACTOR = 2  # a step may run twice a koan's time: Hypothesis steps run a hundred examples
+RED = ("stub", "wrong", "error", "timeout", "crashed", "broken", "unknown", "changed")
+PYTEST_INI = """[pytest]
+# A kata workspace: the steps beside the module the pair writes (see conftest.py).
+addopts = -p no:cacheprovider --import-mode=importlib
+"""
+
+
+# ---------------------------------------------------------------------------------------------
+# Finding katas
+
+
+def katas_dir(course: Course) -> Path:
+    return course.koans_dir / KATAS
+
+
+def all_katas(course: Course) -> list[Path]:
+    base = katas_dir(course)
+    if not base.is_dir():
+        return []
+    return sorted(p for p in base.iterdir() if p.is_dir() and (p / STEPS).is_file())
+
+
+def find(course: Course, name: str) -> Path | None:
+    """The kata a NAME means: its folder name ('01_ieee754'), that name without its number
+    ('ieee754'), or 'katas/01' (a number is a topic's unless 'katas/' says otherwise)."""
+    target = name.strip().rstrip("/")
+    for prefix in ("koans/", "answers/"):
+        if target.startswith(prefix):
+            target = target[len(prefix):]
+    explicit = target.startswith(KATAS + "/")
+    if explicit:
+        target = target[len(KATAS) + 1:]
+    for folder in all_katas(course):
+        number, _, rest = folder.name.partition("_")
+        if target in (folder.name, rest) or (explicit and target == number):
+            return folder
+    return None
+
+
+def title_of(folder: Path) -> str:
+    try:
+        first = (folder / "README.md").read_text(encoding="utf-8").splitlines()[0]
+    except (OSError, IndexError):
+        return folder.name
+    title = re.sub(r"^Kata\s+\d+\s*:\s*", "", first.lstrip("#").strip())
+    return title[:1].upper() + title[1:] if title else folder.name
+
+
+def list_katas(course: Course, style: Style) -> int:
+    out = style.stream
+    katas = all_katas(course)
+    if not katas:
+        out.write(f"This course has no katas yet. Replay a topic instead: {RUNNER} kata 03\n")
+        return 1
+    out.write(style("Katas: build a small model of the machine, test-first, as a pair", "bold") + "\n")
+    for folder in katas:
+        steps = len(step_nodes(folder / STEPS))
+        out.write(f"  {folder.name.ljust(24)} {title_of(folder)} ({steps} steps)\n")
+    out.write(style(f"Start one: {RUNNER} kata {katas[0].name} --pair ana,bo   (or replay a "
+                    f"topic's koans: {RUNNER} kata 03)", "dim") + "\n")
+    return 0
+
+
+def step_nodes(path: Path) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, SyntaxError, ValueError):
+        return []
+    return [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and n.name.startswith("test")]
+
+
+def module_of(folder: Path) -> Path | None:
+    found = sorted(p for p in folder.glob("*.py")
+                   if not p.name.startswith("test_") and p.name != "conftest.py")
+    return found[0] if found else None
+
+
+# ---------------------------------------------------------------------------------------------
+# The workspace
+
+
+def prepare(course: Course, folder: Path) -> tuple[Path, Path | None]:
+    """A fresh workspace for the kata in ``folder``; and where an earlier one was moved."""
+    workspace, moved = fresh_workspace(course, folder.name)
+    for entry in sorted(folder.iterdir()):
+        if entry.is_file() and entry.suffix in (".py", ".md", ".toml") and entry.name != "wrong.toml":
+            shutil.copy2(entry, workspace / entry.name)
+    conftest = katas_dir(course) / "conftest.py"
+    if conftest.is_file():
+        shutil.copy2(conftest, workspace / "conftest.py")
+    (workspace / "pytest.ini").write_text(PYTEST_INI, encoding="utf-8")
+    steps = workspace / STEPS
+    steps.chmod(steps.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    return workspace, moved
+
+
+# ---------------------------------------------------------------------------------------------
+# Running the steps: the koans' fork server, with a session on the workspace's steps
+
+
+def kata_pytest_args(root: Path) -> list[str]:
+    args = [str(root / STEPS), "--rootdir", str(root), "--confcutdir", str(root), "-c",
+            str(root / "pytest.ini"), "-p", "no:cacheprovider", "-q", "--tb=native"]
+    with contextlib.suppress(ImportError, ValueError):
+        import importlib.util
+
+        if importlib.util.find_spec("_hypothesis_pytestplugin") is not None:
+            args += ["-p", "_hypothesis_pytestplugin"]
+    return args
+
+
+class StepRunner(Runner):
+    """``running.Runner`` (a fork per run, timeouts, crashes, cancelling), whose server is the
+    koans' own server with its pytest session on the kata's steps instead of ``koans/``."""
+
+    def start(self) -> None:
+        if not self.fork or self.pid is not None:
+            return
+        req_r, req_w = os.pipe()
+        rep_r, rep_w = os.pipe()
+        sys.stdout.flush()
+        sys.stderr.flush()
+        parent = os.getpid()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - the server
+            try:
+                from . import early, running
+
+                with contextlib.suppress(Exception):
+                    early._die_with(parent)  # type: ignore[attr-defined]
+                os.close(req_w)
+                os.close(rep_r)
+                plain = running.pytest_args
+
+                def steps_args(root: Path, targets: list[str]) -> list[str]:
+                    return kata_pytest_args(root) if list(targets) == ["koans"] else plain(root, targets)
+
+                running.pytest_args = steps_args  # this forked server's session: the steps
+                sys.dont_write_bytecode = True  # no __pycache__ appearing in the pair's folder
+                running.server_main(self.root, req_r, rep_w, self.log_dir)
+            finally:
+                os._exit(0)
+        os.close(req_r)
+        os.close(rep_w)
+        self._adopt((pid, req_w, rep_r))
+
+    def _run_subprocess(self, rel: str) -> dict[str, Any]:
+        """Without fork: a plain pytest subprocess, its verdicts from ``--junit-xml``."""
+        import subprocess
+        import tempfile
+        import xml.etree.ElementTree as ET
+
+        result: dict[str, Any] = {"file": rel, "koans": [], "broken": None, "skipped": None,
+                                  "elapsed": 0.0}
+        with tempfile.TemporaryDirectory() as tmp:
+            report = Path(tmp) / "steps.xml"
+            command = [sys.executable, "-m", "pytest", *kata_pytest_args(self.root),
+                       f"--junit-xml={report}", "-o", "junit_logging=no"]
+            try:
+                subprocess.run(command, cwd=self.root, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, timeout=self.timeout * 10, check=False)
+                tree = ET.parse(report)
+            except (subprocess.TimeoutExpired, OSError, ET.ParseError):
+                result["broken"] = {"nodeid": rel, "kind": "timeout", "file": rel, "line": 0,
+                                    "message": f"{rel}: the steps ran too long (an infinite loop?)"}
+                return result
+        for case in tree.iter("testcase"):
+            name = case.get("name", "")
+            failed = case.find("failure") is not None or case.find("error") is not None
+            skipped = case.find("skipped")
+            kind = "wrong" if failed else ("hidden" if skipped is not None else "passed")
+            text = ""
+            for tag in ("failure", "error", "skipped"):
+                node = case.find(tag)
+                if node is not None:
+                    text = node.get("message") or ""
+            result["koans"].append({"nodeid": f"{rel}::{name}", "step": name, "kind": kind,
+                                    "file": rel, "line": 0, "message": text})
+        return result
+
+
+# ---------------------------------------------------------------------------------------------
+# The session
+
+
+@dataclass
+class Step:
+    number: int
+    name: str
+    lesson: str
+    first_line: int
+    last_line: int
+    skip_lines: tuple[int, int] | None  # the docstring's lines, shown as the lesson instead
+    revealed: float | None = None
+    green: float | None = None
+    hints: int = 0
+    driver: str = ""
+
+    def seconds(self, now: float) -> float:
+        if self.revealed is None:
+            return 0.0
+        return (self.green if self.green is not None else now) - self.revealed
+
+
+@dataclass
+class Verdict:
+    kinds: dict[str, str] = field(default_factory=dict)  # step -> kind
+    red: dict[str, Any] | None = None  # the first step that is not green, as reported
+    broken: dict[str, Any] | None = None
+
+
+class BuildKata:
+    def __init__(self, course: Course, folder: Path, workspace: Path, *, swap_minutes: float,
+                 swap_steps: int, pair: list[str], timeout: float, style: Style) -> None:
+        self.course = course
+        self.folder = folder
+        self.name = folder.name
+        self.workspace = workspace
+        self.style = style
+        self.out = style.stream
+        self.status = StatusLine(self.out)
+        self.pair = Pair(pair)
+        self.swap_seconds = swap_minutes * 60
+        self.swap_steps = swap_steps
+        self.title = title_of(folder)
+        self.module = module_of(workspace)
+        self.steps_path = workspace / STEPS
+        self.steps_text = self.steps_path.read_text(encoding="utf-8")
+        self.steps = self._read_steps()
+        self.hints = self._read_hints()
+        self.runner = StepRunner(workspace, timeout * TIMEOUT_FACTOR)
+        self.runner.SLOW = 2.0  # Hypothesis steps take their time: say so only when it is long
+        self.needs = KoanFile(workspace, STEPS).needs()
+        self.start = self.last_swap = time.monotonic()
+        self.greens_since_swap = 0
+        self.swaps: list[dict[str, Any]] = []
+        self.verdict = Verdict()
+        self.passing: set[str] = set()  # the steps the last run that got to the steps passed
+        self.finished = False
+        self.prefix = shown(workspace)
+
+    # -- reading the kata -----------------------------------------------------------------------
+
+    def _read_steps(self) -> list[Step]:
+        steps = []
+        for number, node in enumerate(step_nodes(self.steps_path), 1):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            doc = None
+            if node.body and isinstance(node.body[0], ast.Expr) and isinstance(
+                    getattr(node.body[0], "value", None), ast.Constant):
+                doc = (node.body[0].lineno, node.body[0].end_lineno or node.body[0].lineno)
+            steps.append(Step(number, node.name, ast.get_docstring(node) or "", first,
+                              node.end_lineno or node.lineno, doc))
+        return steps
+
+    def _read_hints(self) -> dict[str, list[str]]:
+        try:
+            data = read_toml(self.workspace / "hints.toml")
+        except Exception:
+            return {}
+        return {name: [str(h) for h in entry.get("hints", [])]
+                for name, entry in data.items() if isinstance(entry, dict)}
+
+    @property
+    def current(self) -> Step | None:
+        """The step on screen: the first one the last run did not pass (a step that was green
+        and broke again comes first)."""
+        return next((s for s in self.steps if s.name not in self.passing), None)
+
+    # -- output -----------------------------------------------------------------------------------
+
+    def write(self, text: str = "") -> None:
+        self.status.clear()
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    def real(self, text: str) -> str:
+        """Paths in a message (relative to the workspace) as the pair can open them."""
+        names = [STEPS] + ([self.module.name] if self.module else [])
+        pattern = r"(?<![\w./])(" + "|".join(re.escape(n) for n in names) + r")(?=:\d)"
+        return re.sub(pattern, lambda m: f"{self.prefix}/{m.group(1)}", text)
+
+    def status_text(self) -> str:
+        now = time.monotonic()
+        current = self.current
+        text = f"kata {clock(now - self.start)}"
+        if current is not None and current.revealed is not None:
+            text += f" · step {current.number}/{len(self.steps)} for {clock(now - current.revealed)}"
+        text += f" · {self.pair.roles()}"
+        if self.swap_seconds:
+            text += f" · swap in {clock(self.swap_seconds - (now - self.last_swap))}"
+        return text + " · h hint, s swap, q quit"
+
+    def tick(self) -> None:
+        if self.swap_seconds and time.monotonic() - self.last_swap >= self.swap_seconds:
+            self.swap(f"{self.swap_seconds / 60:g} minutes")
+        self.status.draw(self.status_text())
+
+    def swap(self, why: str, announce: bool = True) -> None:
+        """Driver and navigator change places (announced here, or by the frame being drawn)."""
+        self.pair.swap()
+        self.last_swap = time.monotonic()
+        self.greens_since_swap = 0
+        if announce:
+            self.write(self.swap_banner(why))
+        self.swaps.append({"at": round(time.monotonic() - self.start, 1), "why": why,
+                           "driver": self.pair.driver, "navigator": self.pair.navigator})
+        log_event("swap", why=why, swaps=self.pair.swaps, driver=self.pair.driver,
+                  navigator=self.pair.navigator)
+        self.status.draw(self.status_text())
+
+    def swap_banner(self, why: str) -> str:
+        bell = "\a" if self.status.live else ""
+        arrows = "⇄ " if self.style.unicode else ""
+        return self.style(f"{arrows}SWAP ({why}): {self.pair.driver} drives now, "
+                          f"{self.pair.navigator} navigates ({self.pair.roles()})",
+                          "yellow", "bold") + bell
+
+    # -- a run ------------------------------------------------------------------------------------
+
+    def check(self) -> None:
+        """Run the steps, record what went green, show the first red step."""
+        if self._steps_changed():
+            return self.check()
+        result = self.runner.run(STEPS, self.needs)
+        while result.get("cancelled"):  # saved again while the steps ran: run the new code
+            self.write(self.style("saved again: running the steps on the new code", "dim"))
+            result = self.runner.run(STEPS, self.needs)
+        now = time.monotonic()
+        verdict = Verdict(broken=result.get("broken"))
+        for row in result.get("koans", []):
+            name = str(row.get("step") or str(row.get("nodeid", "")).split("::")[-1])
+            verdict.kinds[name] = str(row.get("kind"))
+            if verdict.red is None and row.get("kind") in RED:
+                verdict.red = dict(row, step=name)
+        if result.get("internal"):
+            verdict.broken = {"kind": "internal", "line": 0,
+                              "message": f"the runner hit an internal problem: {result['internal']}"}
+        newly = []
+        if verdict.broken is None:
+            self.passing = set()
+            for step in self.steps:
+                if verdict.kinds.get(step.name) != "passed":
+                    break
+                self.passing.add(step.name)
+                if step.green is None:
+                    if step.revealed is None:
+                        step.revealed = now
+                    step.green = now
+                    step.driver = self.pair.driver
+                    newly.append(step)
+        current = self.current
+        if current is not None and current.revealed is None:
+            current.revealed = now
+        self.verdict = verdict
+        self.finished = current is None
+        swapped = ""
+        if newly and not self.finished:
+            self.greens_since_swap += len(newly)
+            if self.swap_steps and self.greens_since_swap >= self.swap_steps:
+                last = newly[-1]
+                swapped = (f"step {last.number} is green" if len(newly) == 1 else
+                           f"steps {newly[0].number}-{last.number} are green")
+        if swapped:
+            self.swap(swapped, announce=False)  # the frame below announces it
+        self.show(newly, swapped)
+        for step in newly:
+            log_event("kata-green", kata=self.name, step=step.name, number=step.number,
+                      seconds=round(step.seconds(now), 2), driver=step.driver)
+        log_event("kata-verdict", kata=self.name,
+                  green=[s.name for s in self.steps if s.name in self.passing],
+                  step=current.name if current else None, number=current.number if current else None,
+                  kind=(verdict.broken or verdict.red or {}).get("kind") if current else "passed",
+                  newly_green=[s.name for s in newly])
+        self.status.draw(self.status_text())
+        return None
+
+    def _steps_changed(self) -> bool:
+        """The steps are the kata's: if they were edited, keep the pair's version beside them
+        and put the kata's back (a step passed against edited steps would prove nothing)."""
+        try:
+            text = self.steps_path.read_text(encoding="utf-8")
+        except OSError:
+            text = None
+        if text == self.steps_text:
+            return False
+        keep = self.workspace / "test_steps.py.yours"
+        with contextlib.suppress(OSError):
+            if text is not None:
+                keep.write_text(text, encoding="utf-8")
+            self.steps_path.chmod(0o644)
+        self.steps_path.write_text(self.steps_text, encoding="utf-8")
+        self.steps_path.chmod(0o444)
+        self.write(self.style(f"note: {STEPS} is the kata's and was put back; your version is "
+                              f"in {shown(keep)}. Write your code in "
+                              f"{shown(self.module) if self.module else 'the module'}.", "yellow"))
+        return True
+
+    def show(self, newly: list[Step], swapped: str = "") -> None:
+        s = self.style
+        if self.status.live and s.color:
+            self.status.clear()
+            self.out.write("\033[2J\033[H")
+        self.write(s(f"Kata {self.name}", "bold") + f": {self.title}")
+        marks = []
+        current = self.current
+        for step in self.steps:
+            if step.name in self.passing:
+                marks.append(s(f"✓{step.number}" if s.unicode else f"+{step.number}", "green"))
+            elif step is current:
+                marks.append(s(f"●{step.number}" if s.unicode else f"*{step.number}", "red", "bold"))
+            else:
+                marks.append(s(f"·{step.number}" if s.unicode else f".{step.number}", "dim"))
+        self.write(f"steps {' '.join(marks)}   {len(self.passing)} of {len(self.steps)} green")
+        for step in newly:
+            tick = "✓" if s.unicode else "ok"
+            self.write(s(f"{tick} step {step.number} is green ({clock(step.seconds(time.monotonic()))}): "
+                         f"{step.name}", "green", "bold"))
+        if swapped:
+            self.write(self.swap_banner(swapped))
+        if current is None:
+            self.write()
+            self.write(s("Every step is green: the kata is done.", "green", "bold"))
+            reference = self.course.root / "answers" / KATAS / self.name
+            if self.module and (reference / self.module.name).is_file():
+                self.write(f"Compare with the reference: {shown(reference / self.module.name)}")
+            return
+        broken = self.verdict.broken
+        if current.green is not None and broken is None:
+            self.write(s(f"step {current.number} was green and is red again: what changed?",
+                         "red", "bold"))
+        self.write()
+        self.write(s.rule(f"step {current.number} of {len(self.steps)}: {current.name}"))
+        for row in current.lesson.splitlines():
+            self.write("  " + row)
+        self.write()
+        rows = self.steps_text.splitlines()
+        for number in range(current.first_line, current.last_line + 1):
+            if current.skip_lines and current.skip_lines[0] <= number <= current.skip_lines[1]:
+                continue
+            line = rows[number - 1] if number <= len(rows) else ""
+            self.write(s(f"  {str(number).rjust(4)} | ", "dim") + line)
+        self.write()
+        red = broken or self.verdict.red
+        if red is None:
+            self.write(s("  not run: the run stopped before this step (see .koans/logs/ in the "
+                         "workspace)", "red"))
+        else:
+            message = self.real(str(red.get("message") or "")).replace("this koan ran", "this step ran")
+            lines = message.splitlines() or [str(red.get("kind"))]
+            label = {"stub": "still a stub", "wrong": "red", "error": "red: an error",
+                     "broken": "your module does not load", "timeout": "stopped: it ran too long",
+                     "crashed": "Python crashed"}.get(str(red.get("kind")), "red")
+            self.write(f"  {s(label, 'red', 'bold')}  " + s(lines[0], "red"))
+            for row in lines[1:]:
+                self.write("  " + row)
+        where = shown(self.module) if self.module else self.prefix
+        self.write()
+        self.write(f"Next: make it pass in {s(where, 'bold')} and save: the steps re-run by "
+                   "themselves.")
+        self.write(s("      keys: h hint · s swap now · l steps · r re-run · q quit (and the "
+                     "summary)", "dim"))
+        if not self.status.live:
+            self.write(s(self.status_text(), "cyan"))
+
+    # -- commands ---------------------------------------------------------------------------------
+
+    def hint(self) -> None:
+        step = self.current
+        if step is None:
+            self.write("Every step is green: no hint needed.")
+            return
+        hints = self.hints.get(step.name, [])
+        if not hints:
+            self.write(f"No hints are written for {step.name}. Read its lesson and its asserts again.")
+            return
+        step.hints = min(step.hints + 1, len(hints))
+        self.write(self.style(f"Hint {step.hints} of {len(hints)}", "yellow", "bold")
+                   + f" for step {step.number}:")
+        for row in hints[step.hints - 1].strip().splitlines():
+            self.write("  " + row)
+        more = "press h again for a closer one" if step.hints < len(hints) else "that was the last hint"
+        self.write(self.style(f"  ({more})", "dim"))
+        log_event("hint", kata=self.name, step=step.name, number=step.hints)
+
+    def list_steps(self) -> None:
+        now = time.monotonic()
+        for step in self.steps:
+            if step.name in self.passing:
+                state = f"green  {clock(step.seconds(now))}"
+            elif step is self.current:
+                state = f"red    {clock(step.seconds(now))}"
+            else:
+                state = "not revealed yet"
+            name = step.name if step.revealed is not None else "?"
+            self.write(f"  {str(step.number).rjust(2)}. {name.ljust(60)} {state}")
+
+    def command(self, line: str) -> bool:
+        """Act on a line typed; True to end the kata."""
+        command = line.strip().lower()
+        if command in ("q", "quit", "exit"):
+            return True
+        if command in ("h", "hint"):
+            self.hint()
+        elif command in ("s", "swap"):
+            self.swap("asked for")
+        elif command in ("l", "list", "steps"):
+            self.list_steps()
+        elif command in ("", "r", "run"):
+            self.check()
+        else:
+            self.write("keys: h hint · s swap now · l steps · r re-run · q quit")
+        return False
+
+    # -- the loop and the summary ----------------------------------------------------------------
+
+    def loop(self) -> None:
+        watcher = make_watcher(self.workspace.parent)
+        inputs: list[Any] = []
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            sys.stdin.fileno()
+            inputs = [sys.stdin]
+        keys = _keys(sys.stdin)  # on a terminal, as in watch mode: one key acts, no Enter
+
+        def interrupt() -> bool:
+            """A save while the steps run (an endless loop, say) starts them over."""
+            return any(self._ours(path) for path in watcher.changes())
+
+        def slow(rel: str) -> None:
+            self.write(self.style(f"running the steps ... (save again to start over; a step is "
+                                  f"stopped after {self.runner.timeout:g} s)", "dim"))
+
+        self.runner.interrupt, self.runner.slow = interrupt, slow
+        try:
+            self.runner.start()
+            self.check()
+            while not self.finished:
+                now = time.monotonic() - self.start
+                until_tick = 1.0 - (now % 1.0) + 0.01 if self.status.live else 1.0
+                changed, ready = wait(watcher, until_tick, inputs)
+                if ready:
+                    line = keys.read()
+                    if not line:
+                        inputs = []
+                    elif self.command(line):
+                        return
+                if any(self._ours(path) for path in changed):
+                    self.check()
+                self.tick()
+        finally:
+            self.runner.interrupt = self.runner.slow = None
+            keys.restore()
+            watcher.close()
+
+    def _ours(self, path: str) -> bool:
+        p = Path(path)
+        return (p.parent == self.workspace and p.suffix in (".py", ".toml")) or p == self.steps_path
+
+    def summary(self) -> dict[str, Any]:
+        now = time.monotonic()
+        rows = []
+        for step in self.steps:
+            state = "green" if step.name in self.passing else (
+                "red" if step.revealed is not None else "not revealed")
+            rows.append({"number": step.number, "step": step.name if step.revealed is not None else None,
+                         "state": state, "seconds": round(step.seconds(now), 1), "hints": step.hints,
+                         "driver": step.driver or None})
+        return {"kind": "build", "kata": self.name, "title": self.title,
+                "started": time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(time.time() - (now - self.start))),
+                "seconds": round(now - self.start, 1), "finished": self.finished,
+                "pair": self.pair.names, "swaps": len(self.swaps), "swap_log": self.swaps,
+                "hints": sum(step.hints for step in self.steps),
+                "green": len(self.passing),
+                "total": len(self.steps), "steps": rows}
+
+    def report(self) -> dict[str, Any]:
+        summary = self.summary()
+        target = save_summary(self.workspace, summary)
+        s = self.style
+        self.write()
+        self.write(s(f"Kata summary: {self.name}", "bold") + f"  {clock(summary['seconds'])} in all, "
+                   f"{summary['green']} of {summary['total']} steps green, "
+                   f"{_count(summary['swaps'], 'swap')}, {_count(summary['hints'], 'hint')}"
+                   + ("" if summary["finished"] else " (stopped early)"))
+        width = max(len(step.name) for step in self.steps) if self.steps else 20
+        for row in summary["steps"]:
+            name = row["step"] or "(not revealed yet)"
+            spent = clock(row["seconds"]) if row["state"] != "not revealed" else "  -  "
+            driver = f"  green with {row['driver']} driving" if row["driver"] else ""
+            self.write(f"  {str(row['number']).rjust(2)}. {name.ljust(width)}  {row['state']:12} "
+                       f"{spent}  hints: {row['hints']}{driver}")
+        self.write(f"Saved for the pair: {shown(target)}")
+        self.write(s(f"Your code is in {shown(self.module) if self.module else self.prefix}. "
+                     f"Again from scratch: {RUNNER} kata {self.name}", "dim"))
+        summary["summary_path"] = str(target)
+        return summary
+
+
+class _Lines:
+    """Commands a line at a time (where watch mode's single keys are not available)."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def read(self) -> str:
+        return str(self.stream.readline())
+
+    def restore(self) -> None:
+        pass
+
+
+def _keys(stream: Any) -> Any:
+    from . import watch
+
+    single = getattr(watch, "_SingleKeys", None)
+    return single(stream) if single is not None else _Lines(stream)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def run(course: Course, folder: Path, *, swap_minutes: float, swap_steps: int, pair: list[str],
+        timeout: float, style: Style) -> int:
+    workspace, moved = prepare(course, folder)
+    kata = BuildKata(course, folder, workspace, swap_minutes=swap_minutes, swap_steps=swap_steps,
+                     pair=pair, timeout=timeout, style=style)
+    s = style
+    kata.write(s(f"Kata {kata.name}: {kata.title}", "bold"))
+    kata.write(f"Workspace: {shown(workspace)}/ (a scratch copy: your own koans and progress are "
+               "untouched). The task is in its README.md.")
+    kata.write(f"{len(kata.steps)} steps, revealed one at a time. {kata.pair.roles()}.")
+    if not kata.pair.named:
+        kata.write(s(f"Name yourselves: {RUNNER} kata {kata.name} --pair ana,bo", "dim"))
+    if moved is not None:
+        kata.write(s(f"The last attempt is kept in {shown(moved)}/", "dim"))
+    log_event("kata-start", kind="build", kata=kata.name, workspace=str(workspace),
+              module=str(kata.module), steps=len(kata.steps))
+    try:
+        kata.loop()
+    except KeyboardInterrupt:
+        kata.write()
+        kata.write("Stopped.")
+    finally:
+        kata.status.clear()
+        kata.runner.close()
+    summary = kata.report()
+    log_event("kata-end", **summary)
+    return 0
