@@ -200,6 +200,8 @@ class KataView(View):
     and ``answers/...`` it prints becomes the workspace's, as the pair can open it from where
     they stand) and the kata's own keys and commands."""
 
+    ask_again = "press h again."
+
     PATHS = re.compile(r"(?<![./\w-])(\x1b\[[0-9;]*m)?((?:koans|answers)/)")
 
     def __init__(self, style: Style, workspace: Path, status: StatusLine) -> None:
@@ -224,19 +226,6 @@ class KataView(View):
         self.write(f"Next: edit {s(where, 'bold')} and save: the kata re-runs by itself.")
         self.write(s("      keys: h hint · s swap now · l list · r re-run · q quit (and the "
                      "summary)", "dim"))
-
-    def hint(self, name: str, number: int, hints: list[str], unasked: bool = False) -> None:
-        s = self.style
-        if not hints:
-            self.write(f"No hints are written for {name} yet. Reread its lesson, then try a value.")
-            return
-        head = "You have been here a few runs; a hint" if unasked else "Hint"
-        self.write(f"{s(head, 'yellow', 'bold')} {number} of {len(hints)} for {s(name, 'bold')}:")
-        for row in hints[number - 1].strip().splitlines():
-            self.write("  " + row)
-        more = "  Another, closer to the answer: press h again." if number < len(hints) else \
-            "  That was the last hint."
-        self.write(s(more, "dim"))
 
     def done(self) -> None:
         self.write(self.style("Every koan of the kata is solved.", "green", "bold"))

@@ -42,6 +42,8 @@ class Style:
 
 
 class View:
+    ask_again = f"{RUNNER} hint"  # how to ask for the next hint, in this view
+
     def __init__(self, style: Style) -> None:
         self.style = style
         self.out = style.stream
@@ -196,7 +198,7 @@ class View:
         for row in hints[number - 1].strip().splitlines():
             self.write("  " + row)
         if number < len(hints):
-            self.write(s(f"  Another, closer to the answer: {RUNNER} hint", "dim"))
+            self.write(s(f"  Another, closer to the answer: {self.ask_again}", "dim"))
         else:
             self.write(s("  That was the last hint.", "dim"))
 
