@@ -7,11 +7,13 @@ forward saved for it, which is what limits a second walk.
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans run autograd")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans run autograd"
+)
 
 
-def saved_count(compute):
-    """How many tensors the forward pass of `compute` saves for backward."""
+def saved_count(operation, *args):
+    """How many tensors `operation(*args)` saves for backward."""
     count = 0
 
     def pack(tensor):
@@ -20,7 +22,7 @@ def saved_count(compute):
         return tensor
 
     with torch.autograd.graph.saved_tensors_hooks(pack, lambda tensor: tensor):
-        compute()
+        operation(*args)
     return count
 
 
@@ -99,11 +101,7 @@ def test_saved_tensor_hooks_count_what_each_forward_keeps():
     each is needed to differentiate by the other, even when they are the same tensor; addition
     needs neither; exp's derivative is exp itself, so it keeps its own result."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
-    counts = (
-        saved_count(lambda: (x * x).sum()),
-        saved_count(lambda: (x + 1).sum()),
-        saved_count(lambda: x.exp().sum()),
-    )
+    counts = (saved_count(torch.mul, x, x), saved_count(torch.add, x, 1), saved_count(torch.exp, x))
     assert counts == (2, 0, 1)
 
 
@@ -119,8 +117,7 @@ def test_retain_graph_keeps_the_saved_tensors_for_another_pass():
 
 def test_autograd_grad_returns_gradients_instead_of_accumulating():
     """`torch.autograd.grad(outputs, inputs)` walks the same graph but hands the gradients back as
-    a tuple. Nothing is added into any `.grad`, which is what higher-order and functional code
-    wants."""
+    a tuple instead of accumulating them, which is what higher-order and functional code wants."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     (g,) = torch.autograd.grad((x * x).sum(), x)
     assert (g.tolist(), x.grad) == ([2.0, 4.0], None)

@@ -6,7 +6,9 @@ registered for these operations choose a value, and knowing which explains odd g
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans run autograd")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans run autograd"
+)
 
 
 def test_relu_takes_the_flat_side_at_its_kink():

@@ -7,7 +7,9 @@ resume function continues tracing after it. `torch._dynamo.explain` counts graph
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans compile with torch.compile")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans compile with torch.compile"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -66,8 +68,8 @@ def test_each_side_of_a_break_is_compiled_when_first_reached():
 
 def test_print_runs_in_python_on_every_call(capsys):
     """print is a side effect a graph cannot hold, so Dynamo breaks the graph around it and the
-    interpreter performs it each time the compiled function runs. Nothing is printed only once
-    at tracing time."""
+    interpreter performs it whenever the compiled function runs: the side effect is neither
+    lost in compilation nor done once at tracing time."""
 
     def noisy(x):
         y = x * 2
@@ -91,9 +93,9 @@ def test_fullgraph_turns_a_break_into_an_error():
 
 
 def test_fullgraph_captures_item_instead_of_breaking():
-    """By default `.item()` breaks the graph, since a Python number leaves the tensor world. Under
-    fullgraph=True Dynamo turns on capturing scalar outputs: `item` becomes a graph node that
-    yields a symbolic number, and the function stays whole."""
+    """`.item()` turns a tensor into a Python number, which Dynamo by default does not put in a
+    graph. Under fullgraph=True it switches on capturing scalar outputs instead: `item` can then
+    be a graph node that yields a symbolic number."""
     default, whole = [], []
     torch.compile(scalar_out, backend=recording_backend(default))(torch.ones(3))
     torch._dynamo.reset()

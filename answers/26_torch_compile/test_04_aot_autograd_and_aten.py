@@ -9,7 +9,9 @@ without generating any code.
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans compile with torch.compile")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans compile with torch.compile"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -37,7 +39,11 @@ def aot_recorder():
         backward.append((graph_module, example_inputs))
         return make_boxed_func(graph_module.forward)
 
-    return aot_autograd(fw_compiler=forward_compiler, bw_compiler=backward_compiler), forward, backward
+    return (
+        aot_autograd(fw_compiler=forward_compiler, bw_compiler=backward_compiler),
+        forward,
+        backward,
+    )
 
 
 def loss_of(x):
@@ -54,7 +60,7 @@ def core_aten_overloads():
     for schema in torch._C._jit_get_all_schemas():
         if not schema.name.startswith("aten::"):
             continue
-        name, overload = schema.name[len("aten::"):], schema.overload_name or "default"
+        name, overload = schema.name[len("aten::") :], schema.overload_name or "default"
         try:
             op = getattr(getattr(torch.ops.aten, name), overload)
         except (AttributeError, RuntimeError):
@@ -89,11 +95,15 @@ def test_the_forward_graph_is_written_in_aten_operations():
 def test_the_backward_graph_is_built_from_the_derivative_formulas():
     """The backward graph is what autograd would run, recorded: the sum's gradient is expanded
     back to the input's shape, multiplied by the constant 2, and by the derivative of sin."""
-    backend, forward, backward = aot_recorder()
+    backend, _, backward = aot_recorder()
     loss = torch.compile(loss_of, backend=backend)(torch.ones(3, requires_grad=True))
     loss.backward()
     graph_module, _ = backward[0]
-    assert sorted(set(call_targets(graph_module))) == ["aten.cos.default", "aten.expand.default", "aten.mul.Tensor"]
+    assert sorted(set(call_targets(graph_module))) == [
+        "aten.cos.default",
+        "aten.expand.default",
+        "aten.mul.Tensor",
+    ]
 
 
 def test_the_aot_compilers_trace_with_stand_in_tensors():
@@ -107,8 +117,9 @@ def test_the_aot_compilers_trace_with_stand_in_tensors():
 
 
 def test_the_core_aten_opset_is_a_few_hundred_operators_at_most():
-    """ATen has thousands of overloads, but most decompose into a smaller set tagged `core`, the
-    contract that export and backends target. Rounded to the nearest hundred, how big is it?"""
+    """ATen has thousands of overloads, but most decompose into a smaller set tagged `core`: the
+    operators a backend must implement, and what `ExportedProgram.run_decompositions()` lowers a
+    program to. Rounded to the nearest hundred, how big is that set?"""
     assert round(len(core_aten_overloads()), -2) == 200
 
 
@@ -116,5 +127,8 @@ def test_composite_operators_are_not_in_the_core_set():
     """Elementwise add is a core primitive. `linear` is not: it decomposes into a matrix
     multiply (`addmm`, itself core) with a transposed weight, so a backend need not implement it."""
     aten = torch.ops.aten
-    tagged = tuple(torch.Tag.core in op.tags for op in (aten.add.Tensor, aten.linear.default, aten.addmm.default))
+    tagged = tuple(
+        torch.Tag.core in op.tags
+        for op in (aten.add.Tensor, aten.linear.default, aten.addmm.default)
+    )
     assert tagged == (True, False, True)

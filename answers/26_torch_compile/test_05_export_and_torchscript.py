@@ -11,7 +11,11 @@ import warnings
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans capture whole programs")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans capture whole programs"
+)
+# The module whose exceptions export raises about symbolic values, imported so they can be named.
+pytest.importorskip("torch.fx.experimental.symbolic_shapes")
 
 
 def branch_on_data(x):
@@ -82,7 +86,10 @@ def test_trace_warns_about_the_branch_and_about_itself():
     says so with a warning class of its own. Tracing also warns that TorchScript is on its way
     out, in favour of torch.compile and torch.export."""
     _, categories = quietly(torch.jit.trace, branch_on_data, torch.ones(3))
-    assert sorted({category.__name__ for category in categories}) == ["DeprecationWarning", "TracerWarning"]
+    assert sorted({category.__name__ for category in categories}) == [
+        "DeprecationWarning",
+        "TracerWarning",
+    ]
 
 
 def test_script_compiles_both_branches():

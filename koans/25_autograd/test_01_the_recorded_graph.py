@@ -7,7 +7,9 @@ nodes. The graph is rebuilt on every forward pass from what actually ran.
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans read the autograd graph")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans read the autograd graph"
+)
 
 
 def parents(node):
@@ -66,46 +68,50 @@ def test_a_leaf_ends_every_path_in_an_accumulator():
     assert parents(mul) == __
 
 
-def test_both_edges_of_x_times_x_reach_one_accumulator():
-    """A leaf has one accumulator, shared by every edge into it while any graph still holds
-    one, so that all contributions end up in one `.grad`. Its `variable` attribute is the leaf
-    itself."""
+def test_edges_into_one_leaf_share_its_accumulator():
+    """Every contribution to a leaf's gradient must end up in its one `.grad`, and the
+    accumulator node is what adds them there. Its `variable` attribute names the tensor whose
+    `.grad` it fills."""
     x = torch.tensor([2.0, 3.0], requires_grad=True)
     first, second = (node for node, _ in (x * x).grad_fn.next_functions)
     assert (first is second, first.variable is x) == __
 
 
-def test_graph_nodes_are_not_autograd_function_instances():
-    """`torch.autograd.Function` is the Python class you subclass to define a new operation; the
-    graph never holds instances of it. The nodes are C++ objects whose classes inherit from no
-    Python base at all, yet `torch.autograd.graph.Node` claims them as virtual subclasses through
-    its `__subclasshook__`."""
+def test_a_graph_node_is_recognised_by_an_abstract_base_class():
+    """`torch.autograd.Function` is the Python class you subclass to define a new operation. The
+    nodes autograd records are C++ objects whose classes inherit from no Python base at all;
+    `torch.autograd.graph.Node` is an abstract base class whose `__subclasshook__` recognises
+    them."""
     x = torch.tensor([2.0, 3.0], requires_grad=True)
     node = x.exp().grad_fn
-    checks = (isinstance(node, torch.autograd.graph.Node), isinstance(node, torch.autograd.Function))
+    checks = (
+        isinstance(node, torch.autograd.graph.Node),
+        isinstance(node, torch.autograd.Function),
+    )
     assert checks == __
 
 
 def test_a_custom_function_gets_a_generated_node_class():
     """Calling `apply` on an autograd.Function subclass records a node whose class autograd
-    generates for you, named from your class plus a suffix. The node carries your backward, but it
-    is not an instance of your Function subclass."""
+    generates for you, named from your class plus a suffix; the node calls your static
+    `backward` when the gradient flows through it."""
     x = torch.tensor([2.0], requires_grad=True)
     y = Cube.apply(x)
     assert (type(y.grad_fn).__name__, isinstance(y.grad_fn, Cube)) == __
 
 
 def test_an_untracked_tensor_records_nothing():
-    """Recording costs memory and time, so it happens only when some input asks for gradients.
-    A plain tensor gives a result with no node and no wish for gradients."""
+    """Recording costs memory and time, so an operation records a node only when some input
+    asks for gradients, and its result asks for them only in that case too."""
     a = torch.tensor([1.0, 2.0])
     b = a * 2
     assert (b.requires_grad, b.grad_fn) == __
 
 
 def test_one_tracked_input_is_enough_to_record():
-    """An operation records a node as soon as any input requires grad. The untracked input gets
-    no edge: its place in `next_functions` holds None, because no gradient will ever flow there."""
+    """An operation records a node as soon as any input requires grad. `next_functions` keeps one
+    slot per input, in order, but no gradient will ever flow to the untracked input, so its slot
+    leads to no node."""
     a = torch.tensor([1.0, 2.0])
     w = torch.tensor([3.0], requires_grad=True)
     r = a * w

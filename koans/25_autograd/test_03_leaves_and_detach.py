@@ -7,20 +7,22 @@ the tensors it saved: a version counter catches in-place writes that would corru
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans run autograd")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans run autograd"
+)
 
 
 def test_leaves_are_the_tensors_no_recorded_operation_made():
-    """`is_leaf` is true for a tensor created directly and false for the result of a recorded
-    operation. A tensor that does not require grad is a leaf too: no node stands behind it."""
+    """`is_leaf` asks whether the tensor has a recorded operation behind it, that is, a
+    `grad_fn`. Which of these three were made by an operation that autograd recorded?"""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     assert (x.is_leaf, (x * 3).is_leaf, torch.ones(2).is_leaf) == __
 
 
 def test_only_leaves_keep_their_grad():
     """Intermediate gradients flow through a non-leaf during backward and are dropped, since
-    keeping every one would double the memory of training. Reading a non-leaf's `.grad` warns and
-    finds nothing; the leaf has its gradient."""
+    keeping them would hold a gradient for every intermediate result. Reading a non-leaf's
+    `.grad` also warns."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     h = x * 3
     h.sum().backward()
@@ -87,7 +89,7 @@ def test_a_leaf_that_requires_grad_refuses_in_place_changes():
 
 def test_an_optimizer_step_updates_a_leaf_under_no_grad():
     """An update step must change the leaf in place without recording the change. Under
-    `no_grad()` the in-place write is allowed, and the tensor stays a leaf that requires grad."""
+    `no_grad()` the in-place write is allowed, and nothing about it goes on the tape."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     (x * x).sum().backward()
     with torch.no_grad():

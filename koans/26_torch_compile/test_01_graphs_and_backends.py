@@ -10,7 +10,9 @@ import operator
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans compile with torch.compile")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans compile with torch.compile"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -85,19 +87,20 @@ def test_torch_compile_waits_for_the_first_call():
 
 def test_dynamo_hands_the_backend_an_fx_graph_module():
     """What a backend receives is an FX GraphModule, the same structure symbolic_trace builds:
-    an input node, one node per tensor operation that Dynamo saw the bytecode perform, and an
-    output node."""
+    an input node, one node per tensor operation that Dynamo saw the bytecode perform (the
+    torch function, or the operator module's function for `*`), and an output node."""
     calls = []
     torch.compile(sine_twice, backend=recording_backend(calls))(torch.ones(3))
     graph_module, _ = calls[0]
     assert isinstance(graph_module, torch.fx.GraphModule)
+    assert {torch.sin, operator.mul} <= {node.target for node in graph_module.graph.nodes}
     assert [node.op for node in graph_module.graph.nodes] == __
 
 
 def test_the_backend_receives_the_inputs_of_the_triggering_call():
     """Beside the graph, a backend gets example inputs, so that it can run, time or check the
-    graph while compiling. They are taken from the call that triggered compilation; the
-    stand-ins Dynamo traced with stay inside the graph's metadata."""
+    graph while compiling. Stand-ins without data could not be run, and copies would cost
+    memory: where do they come from?"""
     calls = []
     x = torch.ones(3)
     torch.compile(sine_twice, backend=recording_backend(calls))(x)

@@ -8,7 +8,9 @@ recompile limit it gives up and lets the interpreter run the function.
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans compile with torch.compile")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans compile with torch.compile"
+)
 
 SCALE = 2
 
@@ -53,7 +55,11 @@ def counts_after(compiled, calls, inputs):
 def limit_setting():
     """The name of the recompile limit: `recompile_limit` in newer torch, `cache_size_limit` in
     older releases (newer ones keep it as an alias)."""
-    return "recompile_limit" if hasattr(torch._dynamo.config, "recompile_limit") else "cache_size_limit"
+    return (
+        "recompile_limit"
+        if hasattr(torch._dynamo.config, "recompile_limit")
+        else "cache_size_limit"
+    )
 
 
 def recompile_limit():
@@ -70,21 +76,17 @@ def test_a_new_dtype_fails_a_guard_and_recompiles():
     assert counts_after(compiled, calls, inputs) == __
 
 
-def test_a_python_global_read_by_the_function_is_guarded():
+def test_a_python_global_read_by_the_function_is_guarded(monkeypatch):
     """The traced graph has the global's value baked in as a constant, so Dynamo guards on it.
     Changing the global fails the guard and compiles again; changing it back finds the first
     graph still cached."""
-    global SCALE
     calls = []
     compiled = torch.compile(scaled, backend=recording_backend(calls))
     counts = []
-    try:
-        for value in (2, 3, 2):
-            SCALE = value
-            compiled(torch.ones(2))
-            counts.append(len(calls))
-    finally:
-        SCALE = 2
+    for value in (2, 3, 2):
+        monkeypatch.setitem(globals(), "SCALE", value)
+        compiled(torch.ones(2))
+        counts.append(len(calls))
     assert counts == __
 
 

@@ -11,7 +11,11 @@ import warnings
 
 import pytest
 
-torch = pytest.importorskip("torch", reason="needs torch (pip install torch): these koans capture whole programs")
+torch = pytest.importorskip(
+    "torch", reason="needs torch (pip install torch): these koans capture whole programs"
+)
+# The module whose exceptions export raises about symbolic values, imported so they can be named.
+pytest.importorskip("torch.fx.experimental.symbolic_shapes")
 
 
 def branch_on_data(x):
