@@ -23,7 +23,7 @@ needs_the_gil = pytest.mark.skipif(
 
 def _record_when_let_in(gate, ran):
     gate.acquire(timeout=10)  # parked here without the GIL until the main thread opens the gate
-    ran.append("waiter")  # one line of bytecode: it needs the GIL
+    ran.append("waiter")  # one line of Python: it needs the GIL
 
 
 def test_the_switch_interval_is_a_time_not_an_instruction_count():
@@ -56,7 +56,7 @@ def test_the_switch_interval_is_kept_in_whole_microseconds():
 
 def test_a_switch_interval_must_be_positive():
     """A waiting thread needs some time to wait before it asks for the GIL, so the interval
-    has to be strictly greater than zero; anything else is a bad value, not a bad type."""
+    has to be strictly greater than zero."""
     with pytest.raises(ValueError):
         sys.setswitchinterval(0)
 

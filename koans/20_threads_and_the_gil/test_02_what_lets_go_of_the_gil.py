@@ -65,7 +65,7 @@ def spinning_thread():
 
 def readings(box, calls):
     """box[0] as read just before each call in `calls`, all from one C-level loop."""
-    pairs = list(zip(map(itemgetter(0), repeat(box)), calls))
+    pairs = list(zip(map(itemgetter(0), repeat(box)), calls, strict=False))
     return [seen for seen, _ in pairs]
 
 
@@ -137,7 +137,10 @@ def test_waiting_on_a_file_descriptor_lets_another_thread_run():
     try:
         with spinning_thread() as box:
             moved = counter_moved(
-                box, lambda: map(select.select, repeat([reader], 20), repeat([]), repeat([]), repeat(0.002))
+                box,
+                lambda: map(
+                    select.select, repeat([reader], 20), repeat([]), repeat([]), repeat(0.002)
+                ),
             )
     finally:
         os.close(reader)

@@ -165,7 +165,8 @@ def test_each_process_has_its_own_gil():
         moved = False
         for _ in range(50):
             calls = map(sum, repeat(range(200_000), 20))
-            readings = [seen for seen, _ in list(zip(map(itemgetter(0), repeat(counter)), calls))]
+            pairs = list(zip(map(itemgetter(0), repeat(counter)), calls, strict=False))
+            readings = [seen for seen, _ in pairs]
             if len(set(readings)) > 1:
                 moved = True
                 break

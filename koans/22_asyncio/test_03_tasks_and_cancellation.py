@@ -1,12 +1,13 @@
 """Tasks, cancellation, and what happens when one of many coroutines fails.
 
 A Task drives one coroutine on the loop. `task.cancel()` asks it to stop: at its next step the
-Task throws CancelledError into the coroutine, at the `await` where it is paused. The
-coroutine may clean up, or even refuse. Helpers that run many coroutines differ in what they do
+Task throws an exception into the coroutine, at the `await` where it is paused. The coroutine
+may clean up, or even refuse. Helpers that run many coroutines differ in what they do
 to the others when one of them fails.
 """
 
 import asyncio
+import contextlib
 import sys
 
 import pytest
@@ -111,10 +112,8 @@ def test_gather_does_not_cancel_the_others_when_one_fails():
             raise ValueError("boom")
 
         slow_task = asyncio.create_task(slow())
-        try:
+        with contextlib.suppress(ValueError):
             await asyncio.gather(broken(), slow_task)
-        except ValueError:
-            pass
         still_running = not slow_task.done()
         release.set()
         return still_running, await slow_task
@@ -125,8 +124,7 @@ def test_gather_does_not_cancel_the_others_when_one_fails():
 def test_a_task_group_cancels_the_siblings_of_a_failing_task():
     """`asyncio.TaskGroup` (3.11+) is structured concurrency: no task outlives the `async with`
     block, and a failure is the whole group's business, siblings included. The group reports
-    its failures all together, in the exception class 3.11 introduced for that. Python 3.10
-    has no TaskGroup."""
+    its failures all together, in the exception class 3.11 introduced for that."""
     if sys.version_info < (3, 11):
         assert hasattr(asyncio, "TaskGroup") == __
     else:
