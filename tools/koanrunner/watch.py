@@ -193,8 +193,11 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
         _warm(app, shown)
         if finished and finished(shown):
             return 0
+        where = _where(app)
         while True:
             changed, ready = wait(watcher, 1.0, inputs)
+            if not changed and not ready and _where(app) != where:
+                changed = {"(goto or skip in another terminal)"}
             if ready:
                 line = keys.read()
                 if not line:
@@ -220,6 +223,7 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
                 pending.clear()
             if changed:
                 shown = step()
+                where = _where(app)
                 _footer(view, watcher)
                 _warm(app, shown)
                 if finished and finished(shown):
@@ -234,6 +238,12 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
         app.runner.interrupt = app.runner.slow = None
         keys.restore()
         watcher.close()
+
+
+def _where(app: Any) -> tuple[Any, ...]:
+    """Where the path starts and what is put aside: `goto` and `skip`, typed anywhere."""
+    data = app.store.read()
+    return (data.get("start"), tuple(data.get("skipped") or ()))
 
 
 def _readable(stream: Any) -> bool:
