@@ -162,7 +162,6 @@ def test_watch_follows_a_goto_typed_in_another_terminal(course):
     proc = course.popen("watch")
     try:
         course.wait_for(lambda e: e["event"] == "verdict", proc=proc)
-        n = _count(course)
         course.run("goto", "02_more")  # its own verdict is one; the watcher's must follow
         m = len(course.read_events())
         event = course.wait_for(lambda e: e["event"] == "verdict", after=m, timeout=60, proc=proc)
