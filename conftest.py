@@ -886,7 +886,12 @@ class PathSummary:
             else:
                 rows.append(dict(nodeid=nodeid, kind="unknown", file=nodeid.split("::")[0], line=0,
                                  message=f"{nodeid}: not run (the run stopped before it)"))
-        rows += [dict(nodeid=n, **v) for n, v in self.broken.items()]
+        for nodeid, verdict in self.broken.items():
+            named = [e for e in self.expected if e.split("::")[0] == nodeid]
+            if verdict.get("kind") == "skipped" and named:  # a file skipped whole: each koan
+                rows += [dict(verdict, nodeid=e) for e in named]
+            else:
+                rows.append(dict(nodeid=nodeid, **verdict))
         have = {row["nodeid"].split("[")[0] for row in rows}
         broken_files = {n.split("::")[0] for n in self.broken}
         for nodeid in self.expected:
@@ -978,6 +983,11 @@ class PathSummary:
             total = sum(r["kind"] != "skipped" for r in members)
             mark = ">" if name == here else " "
             tail = "  <- you are here" if name == here else ""
+            if not total:  # nothing to do here: say why rather than draw a full bar
+                reason = next((r.get("message") for r in members if r.get("message")), "")
+                reason = str(reason).removeprefix("Skipped: ").split(":")[0]
+                tr.write_line(f" {mark} {name.ljust(width)}  skipped here ({reason})")
+                continue
             tr.write_line(f" {mark} {name.ljust(width)}  {_bar(done, total, 12)} {done}/{total}{tail}")
 
 
