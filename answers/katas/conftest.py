@@ -172,6 +172,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 @pytest.hookimpl(hookwrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
     outcome = yield
+    # Hypothesis would write a patch adding @example(...) to the steps (read-only in a
+    # workspace) and say "git apply" it, where libcst is installed: the failing input is enough.
+    item.__dict__.pop("_hypothesis_failing_examples", None)
     if not is_step(item):
         return
     report = outcome.get_result()

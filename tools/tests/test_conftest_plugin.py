@@ -367,6 +367,10 @@ def test_a_hypothesis_koan_shows_the_input_that_broke_it(pytester: pytest.Pytest
     replace_in(course / "koans/02_second/test_02_props.py", "n * __", "n * 3")
     result = run(pytester, "koans/02_second/test_02_props.py")
     result.stdout.fnmatch_lines(["*Hypothesis found an input that breaks it:", "*: test_adding_is_not_doubling(", "*n=1,*"])
+    # Where libcst is installed, Hypothesis would also write a patch adding @example(...) to the
+    # koan (a change outside the blanks) and tell the learner to `git apply` it.
+    assert "git apply" not in result.stdout.str()
+    assert not list(pytester.path.rglob("*.patch"))
 
 
 def test_plain_pytest_koans_reads_as_the_path(pytester: pytest.Pytester, course: Path) -> None:
