@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from koanrunner.course import align, copy_support, read_source, read_toml, test_functions  # tools/ is on no path of its own
+from koanrunner.course import align, copy_support, is_presolved, read_source, read_toml, test_functions  # tools/ is on no path of its own
 
 ROOT = Path(__file__).resolve().parent.parent
 BLANKS = ("__", "___")
@@ -128,10 +128,6 @@ def topics(root: Path, only: list[str], report: Report | None = None) -> list[st
             raise SystemExit(f"check: --topic {missing[0]!r} is not a folder of koans/ or answers/")
         names &= set(only)
     return sorted(names)
-
-
-def is_presolved(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
-    return any("presolved" in ast.unparse(d) for d in func.decorator_list)
 
 
 def compare(kf: KoanFile, koan_text: str, answer_text: str, koan: ast.Module, report: Report) -> None:
