@@ -28,6 +28,10 @@ class App:
                  runner: Runner | None = None) -> None:
         self.course = Course(root)
         self.store = Store(self.course.state_dir)
+        if self.course.state_dir.parent != self.course.root:
+            self.store.notes.append(f"you cannot write to {self.course.root}: the runner keeps your "
+                                    f"progress in {self.course.state_dir} (copy the course to a "
+                                    f"folder of your own to solve its koans)")
         self.pristine = Pristine(self.course)
         self.runner = runner or Runner(self.course.root, timeout)
         self.view = View(style or Style())

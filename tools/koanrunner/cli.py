@@ -182,13 +182,21 @@ def cmd_skip(app: Any, args: Any) -> int:
     return cmd_run(app, args)
 
 
+def _shown(app: Any, path: Any) -> str:
+    """A path inside the course relative to it (``.koans/backups/...``), any other whole."""
+    try:
+        return path.relative_to(app.course.root).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def cmd_reset(app: Any, args: Any) -> int:
     files = app.course.resolve(args.target, app.pristine.known())
     if not files:
         app.view.write(f"No topic or koan file matches {args.target!r}; see {RUNNER} list")
         return 2
     def announce(stamp: str) -> None:  # before any file is written: Ctrl-C loses nothing
-        app.view.write(f"Your version is backed up in .koans/backups/{stamp}/. "
+        app.view.write(f"Your version is backed up in {_shown(app, app.pristine.backups / stamp)}/. "
                        f"Undo with: {RUNNER} restore {stamp}")
 
     done, refused, _ = app.pristine.reset([f.rel for f in files], on_backup=announce)
@@ -208,12 +216,14 @@ def cmd_restore(app: Any, args: Any) -> int:
     if stamp not in dict(backups):
         app.view.write(f"No backup named {stamp}; see {RUNNER} backups")
         return 2
-    files, saved = app.pristine.restore(stamp)
+    files, saved, failed = app.pristine.restore(stamp)
+    for why in failed:
+        app.view.write(app.view.style(f"not restored: {why}", "yellow"))
     for rel in files:
         app.view.write(f"restored {rel} from {stamp}")
     if saved:
         app.view.write(f"What it replaced is backed up too: {RUNNER} restore {saved}")
-    return 0
+    return 1 if failed else 0
 
 
 def cmd_backups(app: Any, args: Any) -> int:

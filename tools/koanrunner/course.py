@@ -16,10 +16,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .early import state_dir
+
 BLANK_NAMES = ("__", "___")
 KOANS = "koans"
 ANSWERS = "answers"
-STATE_DIR = ".koans"
 TEST_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(test_\w+)", re.M)
 BLANK_TOKEN = re.compile(r"(?<![\w.])_{2,3}(?!\w)")
 NEEDS = {
@@ -173,7 +174,7 @@ class Course:
     def __init__(self, root: Path) -> None:
         self.root = root.resolve()
         self.koans_dir = self.root / KOANS
-        self.state_dir = self.root / STATE_DIR
+        self.state_dir = Path(state_dir(self.root))  # .koans/, or elsewhere in a read-only course
 
     def topic_names(self) -> list[str]:
         """The topic folders under koans/; ``koans/katas`` holds the pair katas, not a topic."""

@@ -23,6 +23,20 @@ def default_root() -> str:
     return os.path.realpath(os.environ.get("KOANS_ROOT") or os.path.dirname(here))
 
 
+def state_dir(root: str | os.PathLike[str]) -> str:
+    """Where the runner keeps its state (progress, pristine copies, backups, logs): ``.koans/``
+    in the course; or, where the course folder is read-only for this user and has none, a
+    folder of this user's in the temporary directory, named after the course's path."""
+    inside = os.path.join(root, ".koans")
+    if os.path.isdir(inside) or os.access(root, os.W_OK):
+        return inside
+    import zlib
+
+    tag = zlib.crc32(os.fsencode(os.path.realpath(root)))
+    user = os.getuid() if hasattr(os, "getuid") else 0
+    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"koans-{user}-{tag:08x}")
+
+
 def config_signature(root: str | os.PathLike[str]) -> Signature:
     """What a server's pytest session is configured from: a change means a new server."""
     rows = []
@@ -55,7 +69,7 @@ def fork_server(root: str | os.PathLike[str]) -> tuple[int, int, int]:
 
             from .running import server_main
 
-            server_main(Path(root), req_r, rep_w, Path(root, ".koans", "logs"))
+            server_main(Path(root), req_r, rep_w, Path(state_dir(root), "logs"))
         finally:
             os._exit(0)
     os.close(req_r)

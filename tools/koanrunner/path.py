@@ -73,8 +73,11 @@ def log_event(event: str, **fields: Any) -> None:
     if not target:
         return
     fields.update(event=event, t=time.time())
-    with open(target, "a", encoding="utf-8") as handle:
-        handle.write(json.dumps(fields) + "\n")
+    try:
+        with open(target, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(fields) + "\n")
+    except OSError:  # a log nobody can write is no reason to stop the learner
+        pass
 
 
 def migrate_renamed(course: Course, store: Store) -> None:

@@ -211,22 +211,36 @@ class Pristine:
                     continue
         return rows
 
-    def restore(self, stamp: str) -> tuple[list[str], str | None]:
-        """Put a backup back; what it overwrites is backed up first. Returns (files, new stamp)."""
+    def restore(self, stamp: str) -> tuple[list[str], str | None, list[str]]:
+        """Put a backup back; what it overwrites is backed up first. Returns (files put back,
+        new stamp, what could not be done); nothing is written when the backup first fails."""
         source = self.backups / stamp
-        manifest = json.loads((source / "manifest.json").read_text(encoding="utf-8"))
-        files = [str(rel) for rel in manifest["files"]]
-        saved = self.backup(files, f"before restoring {stamp}")
+        try:
+            manifest = json.loads((source / "manifest.json").read_text(encoding="utf-8"))
+            files = [str(rel) for rel in manifest["files"]]
+        except (OSError, ValueError, KeyError, TypeError) as err:
+            return [], None, [f"the backup {stamp} cannot be read ({_why(err)})"]
+        try:
+            saved = self.backup(files, f"before restoring {stamp}")
+        except OSError as err:
+            return [], None, [f"nothing was restored: what it would replace could not be backed up "
+                              f"in {self.backups} ({_why(err)})"]
+        done, failed = [], []
         for rel in files:
             dest = self.course.root / rel
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            if dest.is_dir():
-                shutil.rmtree(dest)
-            if (source / rel).is_dir():
-                shutil.copytree(source / rel, dest)
-            else:
-                _atomic_write(dest, (source / rel).read_bytes())
-        return files, saved
+            try:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                if dest.is_dir():
+                    shutil.rmtree(dest)
+                if (source / rel).is_dir():
+                    shutil.copytree(source / rel, dest)
+                else:
+                    _atomic_write(dest, (source / rel).read_bytes())
+            except OSError as err:
+                failed.append(f"{rel} cannot be written ({_why(err)})")
+                continue
+            done.append(rel)
+        return done, saved, failed
 
     def reset(self, rels: list[str], on_backup: Callable[[str], None] | None = None
               ) -> tuple[list[str], list[str], str | None]:
@@ -250,16 +264,29 @@ class Pristine:
                     if text is not None:
                         texts[rel] = text
         ours = sorted(rel for rel, text in texts.items() if _differs(self.course.root / rel, text))
-        stamp = self.backup(ours, "reset " + " ".join(ours))
+        try:
+            stamp = self.backup(ours, "reset " + " ".join(ours))
+        except OSError as err:  # never overwrite what could not be backed up
+            why = f"nothing was reset: your version could not be backed up in {self.backups}"
+            return [], [*refused, f"{why} ({_why(err)})"], None
         if stamp and on_backup is not None:
             on_backup(stamp)
+        done = []
         for rel, text in texts.items():
             dest = self.course.root / rel
-            if dest.is_dir():  # backed up above: the koan file takes its place again
-                shutil.rmtree(dest)
-            dest.parent.mkdir(parents=True, exist_ok=True)
-            _atomic_write(dest, text.encode("utf-8"))
-        return sorted(texts), refused, stamp
+            if rel not in ours and dest.is_file():  # already pristine
+                done.append(rel)
+                continue
+            try:
+                if dest.is_dir():  # backed up above: the koan file takes its place again
+                    shutil.rmtree(dest)
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                _atomic_write(dest, text.encode("utf-8"))
+            except OSError as err:
+                refused.append(f"{rel} cannot be written ({_why(err)})")
+                continue
+            done.append(rel)
+        return sorted(done), refused, stamp
 
 
 def _differs(path: Path, text: str) -> bool:
@@ -274,7 +301,15 @@ def _differs(path: Path, text: str) -> bool:
         return True
 
 
+def _why(err: BaseException) -> str:
+    return getattr(err, "strerror", None) or str(err) or type(err).__name__
+
+
 def _atomic_write(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()

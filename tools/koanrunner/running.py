@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from .early import Signature, config_signature, fork_server, take
+from .early import Signature, config_signature, fork_server, state_dir, take
 
 DEFAULT_TIMEOUT = 10.0
 FAULT_LINE = re.compile(r'File "(?P<file>.+)", line (?P<line>\d+)')
@@ -470,7 +470,7 @@ class Runner:
     def __init__(self, root: Path, timeout: float = DEFAULT_TIMEOUT) -> None:
         self.root = root
         self.timeout = timeout
-        self.log_dir = root / ".koans" / "logs"
+        self.log_dir = Path(state_dir(root), "logs")
         self.pid: int | None = None
         self._requests: Any = None
         self._replies: Any = None

@@ -174,3 +174,64 @@ def _alive(pid: int) -> bool:
             return handle.read().split()[2] != "Z"
     except OSError:
         return False
+
+
+def test_a_read_only_course_keeps_its_state_in_the_temporary_folder(tmp_path, monkeypatch) -> None:
+    from koanrunner import early
+
+    root = tmp_path / "course"
+    root.mkdir()
+    assert early.state_dir(root) == os.path.join(root, ".koans")
+    writable = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: path != root and writable(path, mode))
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "tmp"))
+    elsewhere = early.state_dir(root)
+    assert os.path.dirname(elsewhere) == str(tmp_path / "tmp")
+    assert os.path.basename(elsewhere).startswith(f"koans-{os.getuid()}-")
+    assert early.state_dir(root) == elsewhere  # the same course, the same folder
+    (root / ".koans").mkdir()  # a .koans/ already there is used, writable or not
+    assert early.state_dir(root) == os.path.join(root, ".koans")
+
+
+def test_reset_and_restore_say_what_they_could_not_write(course, monkeypatch) -> None:
+    from koanrunner import pristine as pristine_module
+    from koanrunner.course import Course as Model
+
+    course.run()
+    course.edit(NUMBERS_FILE, "1 + 1 == __", "1 + 1 == 3")
+    mine = course.path(NUMBERS_FILE).read_text(encoding="utf-8")
+    store = pristine_module.Pristine(Model(course.root))
+
+    def refuse(path, data):
+        raise PermissionError(13, "Permission denied", str(path))
+
+    monkeypatch.setattr(pristine_module, "_atomic_write", refuse)
+    done, refused, stamp = store.reset([NUMBERS_FILE])
+    assert done == [] and stamp is not None
+    assert refused == [f"{NUMBERS_FILE} cannot be written (Permission denied)"]
+    assert course.path(NUMBERS_FILE).read_text(encoding="utf-8") == mine  # nothing lost
+    files, _, failed = store.restore(stamp)
+    assert files == [] and failed == [f"{NUMBERS_FILE} cannot be written (Permission denied)"]
+
+    monkeypatch.setattr(pristine_module.Pristine, "backup", lambda self, rels, reason: refuse(self.backups, b""))
+    done, refused, stamp = store.reset([NUMBERS_FILE])
+    assert (done, stamp) == ([], None)
+    assert refused[-1].startswith("nothing was reset: your version could not be backed up in ")
+
+
+def test_a_read_only_checkout_gives_verdicts_and_keeps_progress_elsewhere(course, tmp_path) -> None:
+    if os.geteuid() == 0:
+        pytest.skip("root writes through any file mode: a read-only checkout needs another user")
+    os.chmod(course.root, 0o500)
+    try:
+        outside = {"TMPDIR": str(tmp_path), "KOANS_EVENT_LOG": str(tmp_path / "events.jsonl")}
+        result = course.run(**outside)
+        listed = course.run("list", **outside)
+    finally:
+        os.chmod(course.root, 0o700)
+    no_traceback(result)
+    assert "you cannot write to" in result.stdout
+    assert "test_one_plus_one_is_two" in result.stdout
+    assert not course.path(".koans").exists()
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith("koans-")]
+    no_traceback(listed)
