@@ -83,14 +83,14 @@ def test_only_a_read_only_view_can_be_hashed():
 
 
 def test_a_view_costs_the_same_whatever_it_shows():
-    """A memoryview holds a pointer, a length, a format, a shape and strides: a fixed-size header
-    whatever the size of the memory it shows. Viewing a megabyte costs what viewing ten bytes
-    does."""
+    """A memoryview holds a pointer, a length, a format, a shape and strides: a header whose size
+    depends on its number of dimensions, never on the size of the memory it shows. Viewing a
+    megabyte costs what viewing ten bytes does."""
     small = memoryview(bytes(10))
     big = memoryview(bytes(10**6))
     assert (
         sys.getsizeof(big) == sys.getsizeof(small)
-    ) == True  # a fixed-size header, whatever it views
+    ) == True  # the same one-dimensional header, whatever it views
 
 
 def test_views_compare_their_items_not_their_bytes():

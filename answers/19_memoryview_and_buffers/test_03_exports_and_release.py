@@ -7,8 +7,8 @@ import pytest
 
 def test_a_released_view_refuses_every_use():
     """release() gives the buffer back to its owner at once. The view object still exists, but
-    its pointer is gone, so any later use of it is refused instead of reading memory the owner
-    may have moved or freed."""
+    its pointer is gone, so nearly any later use of it is refused instead of reading memory the
+    owner may have moved or freed."""
     view = memoryview(bytearray(4))
     view.release()
     with pytest.raises(ValueError):

@@ -1,9 +1,10 @@
 """One thread runs bytecode at a time, and a timer decides when it has to let go.
 
-CPython's global interpreter lock (GIL) is one lock per interpreter: a thread must hold it to
-run bytecode or touch Python objects. A thread that wants the GIL waits one *switch interval*,
-then sets a flag that the holder checks between bytecode instructions, and the holder hands
-the lock over. Koans that change the interval always put the old value back.
+CPython's global interpreter lock (GIL) is one lock for the whole process (since 3.12 a
+subinterpreter may have its own): a thread must hold it to run bytecode or touch Python
+objects. A thread that wants the GIL waits one *switch interval*, then sets a flag that the
+holder checks between bytecode instructions, and the holder hands the lock over. Koans that
+change the interval always put the old value back.
 """
 
 import os
@@ -65,8 +66,8 @@ def test_a_switch_interval_must_be_positive():
 def test_a_waiting_thread_makes_a_busy_thread_let_go():
     """The main thread spins in a pure-Python loop that never blocks. The waiter, once let out
     of its gate, still needs the GIL; after one switch interval it raises the drop request, the
-    spinning thread hands the GIL over at its next bytecode boundary, and the waiter runs.
-    The loop stops as soon as it sees that."""
+    spinning thread hands the GIL over the next time its loop jumps back to the top (a point
+    where it checks), and the waiter runs. The loop stops as soon as it sees that."""
     ran = []
     gate = threading.Lock()
     gate.acquire()

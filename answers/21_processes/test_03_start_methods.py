@@ -65,8 +65,8 @@ def test_a_spawned_child_starts_a_fresh_interpreter():
 def test_spawn_runs_the_main_module_again_under_another_name(tmp_path):
     """To rebuild the parent's functions, a spawned child imports the parent's main script
     again, this time under a module name of its own instead of `"__main__"`, so everything at
-    the top level runs a second time, in the child. The `if __name__ == "__main__":` guard keeps the child from
-    starting children of its own."""
+    the top level runs a second time, in the child. The `if __name__ == "__main__":` guard
+    keeps the child from starting children of its own."""
     result = run_script(
         tmp_path / "spawning.py",
         """

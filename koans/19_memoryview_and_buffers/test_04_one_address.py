@@ -22,7 +22,7 @@ def test_three_libraries_see_one_address():
 
 def test_a_slice_starts_further_into_the_same_memory():
     """A slice of a view exports a pointer into the middle of the same memory: its start address
-    is the original's plus the offset, times the item size (one byte here)."""
+    is the original's plus the offset multiplied by the item size (one byte here)."""
     data = bytearray(16)
     view = memoryview(data)
     start = np.frombuffer(view, dtype=np.uint8).__array_interface__["data"][0]

@@ -27,7 +27,8 @@ def test_an_anonymous_mapping_is_zeroed_memory_every_view_shares():
 def test_writes_to_a_file_mapping_reach_the_file(tmp_path):
     """A shared mapping of a file makes the file's bytes addressable memory: writing into the
     mapping changes the file itself, with no write() call. flush() (msync) asks the kernel to
-    write the changed pages back to disk; any process reading the file sees the new bytes."""
+    write the changed pages to disk now; on Linux, read() returns the new bytes even before that,
+    since it reads the same cached pages the mapping writes."""
     path = tmp_path / "data.bin"
     path.write_bytes(bytes(8))
     with open(path, "r+b") as file, mmap.mmap(file.fileno(), 0) as mapped:

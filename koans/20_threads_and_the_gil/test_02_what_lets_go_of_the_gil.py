@@ -84,8 +84,8 @@ def test_a_long_builtin_call_keeps_the_gil_for_its_whole_run():
 
 
 def test_hashing_a_small_buffer_keeps_the_gil():
-    """hashlib's documentation promises to release the GIL only for data longer than 2047
-    bytes; shorter data is hashed with the GIL held. Here a buffer just under that limit is
+    """hashlib's documentation says it releases the GIL for data longer than 2047 bytes, and
+    shorter data is hashed with the GIL held. Here a buffer just under that limit is
     hashed a thousand times in a row."""
     small = MEGABYTE[:2047]
     with spinning_thread() as box:
@@ -179,8 +179,8 @@ def _count_then_put(q):
 
 def test_a_thread_blocked_on_a_queue_waits_without_the_gil():
     """`queue.Queue.get` waits on a condition variable, that is on a lock, so it too releases
-    the GIL while the queue is empty. The helper counts in Python and then puts its count; `get` returns
-    what was put."""
+    the GIL while the queue is empty. The helper counts in Python and then puts its count; `get`
+    returns what was put."""
     q = queue.Queue()
     helper = threading.Thread(target=_count_then_put, args=(q,), daemon=True)
     helper.start()
@@ -203,8 +203,8 @@ def test_a_cdll_call_runs_without_the_gil():
 
 @posix_only
 def test_a_pydll_call_keeps_the_gil():
-    """Load libc as a `PyDLL` and its `usleep` sleeps with the GIL held, for functions that
-    call back into the Python C API."""
+    """A `PyDLL` is meant for functions that call back into the Python C API, so it keeps the
+    GIL for the whole call: libc's `usleep`, loaded that way, sleeps with the GIL held."""
     libc = ctypes.PyDLL(ctypes.util.find_library("c"))
     with spinning_thread() as box:
         seen = readings(box, map(libc.usleep, repeat(2000, 20)))

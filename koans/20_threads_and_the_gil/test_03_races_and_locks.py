@@ -1,9 +1,9 @@
 """The GIL protects the interpreter, not your invariants.
 
-The GIL makes each bytecode instruction, and each call into C such as `list.append`, run
-without another thread in the middle. A statement of several instructions can still be cut
-between them. Instead of hoping that a switch lands at the worst moment, these koans force
-that moment with events, and then show what a lock changes.
+The GIL makes each bytecode instruction, and each call into C that keeps the GIL such as
+`list.append`, run without another thread in the middle. A statement of several instructions
+can still be cut between them. Instead of hoping that a switch lands at the worst moment,
+these koans force that moment with events, and then show what a lock changes.
 """
 
 import dis

@@ -126,9 +126,10 @@ def test_a_lock_cannot_be_pickled():
 
 
 def test_spawn_refuses_a_local_function_before_any_child_exists():
-    """With spawn, `start()` pickles the Process object in the parent before it launches
-    anything, so a target that cannot be pickled fails in the parent, before any child
-    process exists."""
+    """With spawn on POSIX, `start()` pickles the Process object in the parent before it
+    launches anything, so a target that cannot be pickled fails in the parent, before any
+    child process exists. (Windows launches the child first, then pickles into its pipe; the
+    error is still raised in the parent.)"""
     if sys.version_info >= (3, 14):
         pytest.skip("Python 3.14 reports every failure to pickle as pickle.PicklingError")
 

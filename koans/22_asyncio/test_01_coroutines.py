@@ -167,8 +167,8 @@ def test_a_types_coroutine_generator_is_awaitable_but_not_a_coroutine():
 
 def test_asyncio_stopped_counting_generators_as_coroutines_in_3_12():
     """Before `async def` (3.5), coroutines were generators, and `asyncio.iscoroutine` accepted
-    a flagged generator as one. Python 3.12 dropped that: only native coroutines (and objects
-    that implement `collections.abc.Coroutine`) count."""
+    any generator as one, flagged or not. Python 3.12 dropped that: only native coroutines (and
+    objects that implement `collections.abc.Coroutine`) count."""
     gen = suspend(1)
     try:
         accepted = asyncio.iscoroutine(gen)

@@ -15,7 +15,7 @@ import pytest
 
 def test_cancelling_a_task_raises_inside_it_and_in_its_awaiter():
     """Cancelling a Task that sleeps makes its `await` raise, so the sleep ends early, and
-    awaiting the cancelled Task raises the same exception in the awaiter."""
+    awaiting the cancelled Task raises an exception of the same class in the awaiter."""
 
     async def main():
         task = asyncio.create_task(asyncio.sleep(10))
@@ -149,7 +149,7 @@ def test_a_task_group_cancels_the_siblings_of_a_failing_task():
 def test_wait_for_raises_the_builtin_timeout_error_since_3_11():
     """`wait_for` cancels the awaitable when time runs out and raises `asyncio.TimeoutError`.
     Up to 3.10 that was a class of asyncio's own; Python 3.11 merged it with the built-in
-    TimeoutError (the one OSError uses). Which is it on this Python?"""
+    TimeoutError, a subclass of OSError. Which is it on this Python?"""
 
     async def main():
         try:
