@@ -1,7 +1,8 @@
 """Type promotion: when arrays of different dtypes meet, NumPy computes in the smallest dtype that
-can hold every value of both (`np.result_type` answers without computing). Python ints and
-floats are "weak" since NumPy 2.0 (NEP 50): they adapt to the NumPy operand's dtype instead of
-widening it. Fixed-width integers wrap, and only the scalar path checks."""
+can hold every value of both, or else in a float that covers their range (`np.result_type`
+answers without computing). Python ints and floats are "weak" since NumPy 2.0 (NEP 50): they
+adapt to the NumPy operand's dtype instead of widening it. Fixed-width integers wrap, and for
+`+`, `-` and `*` only the scalar path checks."""
 
 import warnings
 
@@ -93,8 +94,9 @@ def test_numpy_scalar_arithmetic_checks_for_overflow():
 
 
 def test_array_integer_arithmetic_wraps_without_a_word():
-    """Checking every element for overflow would slow the C loop down, so integer arithmetic on
-    arrays never checks: it wraps modulo 2**bits, even with warnings turned into errors."""
+    """Checking every element for overflow would slow the C loop down, so integer addition,
+    subtraction and multiplication on arrays do not check: they wrap modulo 2**bits, even with
+    warnings turned into errors."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         wrapped = np.array([127], dtype=np.int8) + np.int8(1)

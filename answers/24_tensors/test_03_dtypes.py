@@ -41,8 +41,8 @@ def test_bfloat16_runs_out_of_integers_after_eight_significant_bits():
 
 def test_torch_lets_the_floating_operand_choose_where_numpy_widens():
     """PyTorch promotes by category: when an integer tensor meets a floating tensor, the
-    floating tensor's dtype wins. NumPy instead looks for a floating type that holds every
-    value of the integer operand exactly."""
+    floating tensor's dtype wins. NumPy instead widens the floating type when it falls far short
+    of the integer operand: float32 keeps 24 significant bits, int64 has 64."""
     torch_result = (torch.tensor([1]) + torch.tensor([1.0])).dtype
     numpy_result = (np.array([1]) + np.array([1.0], dtype=np.float32)).dtype
     assert (str(torch_result), numpy_result.name) == ("torch.float32", "float64")

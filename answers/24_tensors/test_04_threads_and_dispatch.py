@@ -1,7 +1,7 @@
 """Every PyTorch operation is one call from Python into ATen, PyTorch's C++ tensor library, which
-dispatches on device and dtype to a kernel: its own vectorised loops, or MKL/OpenBLAS for matrix
-products. Large kernels are split over an intra-op thread pool. A `torch.device` is only a name
-until a tensor is put there."""
+dispatches on device and dtype to a kernel: its own vectorised loops, or a BLAS library such as
+MKL or OpenBLAS for matrix products. Large kernels are split over an intra-op thread pool. A
+`torch.device` is only a name until a tensor is put there."""
 
 import os
 import subprocess
@@ -73,7 +73,7 @@ def test_aten_chooses_its_simd_kernels_when_it_loads():
     """ATen compiles its CPU kernels several times, as plain code and for wider SIMD
     instruction sets, and when it loads it picks one set by asking the CPU what it supports.
     The environment variable `ATEN_CPU_CAPABILITY` caps that choice, here at the portable
-    build; `get_cpu_capability()` names the set in use, in capitals."""
+    build; `get_cpu_capability()` names the set in use."""
     code = "import torch; print(torch.backends.cpu.get_cpu_capability())"
     env = {**os.environ, "ATEN_CPU_CAPABILITY": "default"}
     done = subprocess.run(

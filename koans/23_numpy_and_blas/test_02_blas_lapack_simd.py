@@ -1,6 +1,7 @@
 """NumPy does not do the heavy linear algebra itself: float matrix products and `np.linalg` call a
-BLAS and a LAPACK library chosen when NumPy was built. Its own loops are compiled several times,
-for different SIMD instruction sets, and the best one this CPU supports is picked at import."""
+BLAS and a LAPACK library chosen when NumPy was built. Many of its own loops are compiled
+several times, for different SIMD instruction sets, and the best one this CPU supports is
+picked at import."""
 
 import inspect
 import os

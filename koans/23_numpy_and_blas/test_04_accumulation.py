@@ -22,8 +22,9 @@ def test_cumsum_adds_strictly_left_to_right():
 
 def test_sum_adds_pairwise_and_stays_close():
     """`np.sum` (that is `np.add.reduce`) splits the array into blocks and adds partial sums of
-    similar size, so each value passes through about log2(n) roundings instead of up to n.
-    The exact bits differ between NumPy versions, but the error stays in the last digits."""
+    similar size, so each value passes through on the order of log2(n) roundings instead of up
+    to n. The exact bits differ between NumPy versions (some add the pairwise sums of
+    8192-element blocks in order), but the error stays in the last digits."""
     assert round(float(np.sum(tenths(10**6, np.float32)))) == __
 
 

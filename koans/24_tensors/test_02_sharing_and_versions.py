@@ -46,7 +46,8 @@ def test_from_numpy_keeps_the_arrays_dtype():
 
 def test_a_negative_numpy_stride_cannot_become_a_tensor():
     """`a[::-1]` is a NumPy view that walks its buffer backwards with a negative stride. PyTorch
-    tensors cannot have negative strides, so `from_numpy` rejects the array (copy it first)."""
+    tensors cannot have negative strides, so `from_numpy` rejects the array (`torch.tensor`, which
+    copies anyway, refuses it too: copy it in NumPy first)."""
     with pytest.raises(___):
         torch.from_numpy(np.arange(3)[::-1])
 
