@@ -67,7 +67,7 @@ def test_native_struct_pads_each_field_to_its_own_alignment():
         4,
         8,
         16,
-    ]  # 1 + 1, 1 + 3 + 4, 1 + 7 + 8
+    ]  # 1 + 1 + 2, 1 + 3 + 4, 1 + 7 + 8
 
 
 @lp64_only
@@ -104,8 +104,9 @@ def test_a_ctypes_structure_inserts_padding_like_the_c_compiler():
 @lp64_only
 def test_pack_one_lets_every_field_start_at_any_byte():
     """_pack_ = 1 (#pragma pack(1) in C) removes the alignment rule, and with it the padding.
-    File formats and network headers are often packed; the price is unaligned loads, which
-    are slower on some CPUs and a crash on others."""
+    File formats and network headers are often packed; the price is unaligned fields, slower to
+    load on some CPUs and, on strict-alignment ones, a fault when read through an ordinary
+    pointer."""
 
     class PackedHeader(ctypes.Structure):
         _pack_ = 1

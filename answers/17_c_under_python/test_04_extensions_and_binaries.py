@@ -42,9 +42,9 @@ def test_re_compiles_in_python_and_matches_in_c():
 
 def test_the_json_decoder_prefers_its_c_accelerator():
     """Several standard modules come in two implementations: a pure-Python one, kept as the
-    fallback and as readable documentation, and a C one from an extension module, used whenever
-    it could be imported. json.decoder keeps both string scanners under their own names and
-    binds the public name to the one it uses."""
+    fallback for builds and Python implementations without the C one, and a C one from an
+    extension module, used whenever it could be imported. json.decoder keeps both string
+    scanners under their own names and binds the public name to the one it uses."""
     if json.decoder.c_scanstring is None:
         pytest.skip("this Python was built without the _json extension module")
     chosen = json.decoder.scanstring
@@ -57,7 +57,7 @@ def test_the_json_decoder_prefers_its_c_accelerator():
 def test_an_extension_module_is_loaded_from_a_shared_library():
     """Some C modules are linked into the interpreter binary (sys.builtin_module_names lists
     them); the others are shared libraries in lib-dynload, opened with dlopen() at import time.
-    The module spec records which loader found the module."""
+    The module spec records which loader loads the module."""
     import _json
 
     if _json.__spec__.origin == "built-in":
@@ -119,8 +119,8 @@ def program_interpreter(image):
 def test_a_64_bit_interpreter_is_an_elfclass64_binary():
     """After the four magic bytes, byte 4 of an ELF header (EI_CLASS) says how wide the file's
     addresses are. The ELF specification numbers the classes from 1, ELFCLASS32 first and
-    ELFCLASS64 next. A 64-bit Python must be a 64-bit executable, and the kernel reads this
-    byte before it loads one."""
+    ELFCLASS64 next. A 64-bit Python must be a 64-bit executable, and this byte decides how
+    the rest of the header is laid out: the offsets of its fields differ between the classes."""
     if sys.maxsize < 2**32:
         pytest.skip("this is a 32-bit Python")
     assert interpreter_image()[4] == 2  # ELFCLASS64
@@ -129,9 +129,10 @@ def test_a_64_bit_interpreter_is_an_elfclass64_binary():
 @linux_only
 def test_a_dynamically_linked_binary_names_its_loader():
     """A dynamically linked executable does not start by itself: its PT_INTERP header names a
-    "program interpreter" that the kernel maps first and that then loads the shared libraries
-    and resolves their symbols. That program is the system's dynamic linker, not Python: the
-    "interpreter" here interprets the binary's list of needed libraries, not a script."""
+    "program interpreter" that the kernel maps beside the program and starts first, and that
+    then loads the shared libraries and resolves their symbols. That program is the system's
+    dynamic linker, not Python: the "interpreter" here interprets the binary's list of needed
+    libraries, not a script."""
     loader = program_interpreter(interpreter_image())
     if loader is None:
         pytest.skip("this interpreter is statically linked: no PT_INTERP header, no ld.so")

@@ -24,8 +24,8 @@ def c_function(name, use_errno=False):
 
 
 def test_a_c_function_gets_c_ints_and_gives_back_a_c_int():
-    """toupper() takes an int and returns an int: at this level C has no separate character
-    type, a character is a small number. ctypes turns the Python int into a C int, calls the
+    """toupper() takes an int and returns an int: to C a character is just a small number
+    (char itself is an integer type). ctypes turns the Python int into a C int, calls the
     function, and turns the C int it returns back into a Python int."""
     toupper = c_function("toupper")
     assert toupper(ord("a")) == __
@@ -94,10 +94,10 @@ def test_c_reports_failure_as_a_sentinel_plus_errno(tmp_path):
 
 
 def test_without_use_errno_the_failure_reason_is_not_captured(tmp_path):
-    """errno is overwritten by the next C call that fails, and the interpreter makes C calls of
-    its own between your call and your check. So ctypes saves errno only for libraries loaded
-    with use_errno=True; for any other library its private copy keeps whatever was last put
-    there."""
+    """errno can be overwritten by any later C call, and the interpreter makes C calls of its
+    own between your call and your check. So ctypes can save errno right after the call, but it
+    does so only for libraries loaded with use_errno=True; for any other library its private
+    copy keeps whatever was last put there."""
     access = c_function("access")
     ctypes.set_errno(0)
     assert access(os.fsencode(tmp_path / "missing.txt"), os.F_OK) == -1

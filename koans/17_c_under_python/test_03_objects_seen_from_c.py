@@ -69,8 +69,9 @@ def test_the_second_word_points_at_the_type_object():
 
 def test_an_immortal_object_carries_a_pinned_count():
     """Since 3.12 (PEP 683) objects that the whole interpreter shares, None among them, are
-    immortal. In 3.12 and 3.13 their count is set to a fixed value whose low 32 bits are all
-    ones (and nothing above them), and Py_INCREF and Py_DECREF leave such a count alone."""
+    immortal. In 3.12 and 3.13 a 64-bit build pins their count at the largest number the low
+    32 bits of the word can hold, with nothing above them: Py_INCREF adds within those 32 bits
+    and stops when they are full, and Py_DECREF leaves such a count alone."""
     if sys.version_info < (3, 12):
         pytest.skip(
             "before 3.12 None's reference count is an ordinary count that moves with every "

@@ -1,6 +1,7 @@
 """Python does not decide what a program may do with files: it asks the kernel with a system
 call, and the kernel answers with a result or an error number (errno), which Python turns into
-an exception. The kernel also finds nothing by name: the PATH search is done in user space."""
+an exception. The kernel also runs a program only by its path: the PATH search for a command
+name is done in user space."""
 
 import errno
 import io
@@ -23,9 +24,9 @@ def test_two_error_numbers_mean_permission_denied():
 
 
 def test_an_error_number_without_its_own_class_gets_the_base_class():
-    """PEP 3151 created subclasses only for the error numbers that existing code was found to
-    test for often. EBADF (a descriptor that is not open, or not open for this operation)
-    usually means a bug rather than a condition to recover from, and it got none."""
+    """PEP 3151 gave subclasses to a chosen handful of error numbers, not to all of them. EBADF
+    (a descriptor that is not open, or not open for this operation) got none, although the
+    PEP's own survey found code checking for it: such code still compares e.errno."""
     assert type(OSError(errno.EBADF, "bad file descriptor")) == __
 
 
