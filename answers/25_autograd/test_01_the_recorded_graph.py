@@ -79,9 +79,9 @@ def test_edges_into_one_leaf_share_its_accumulator():
 
 def test_a_graph_node_is_recognised_by_an_abstract_base_class():
     """`torch.autograd.Function` is the Python class you subclass to define a new operation. The
-    nodes autograd records are C++ objects whose classes inherit from no Python base at all;
-    `torch.autograd.graph.Node` is an abstract base class whose `__subclasshook__` recognises
-    them."""
+    nodes that built-in operations record are C++ objects whose classes derive from nothing but
+    `object`; `torch.autograd.graph.Node` is an abstract base class whose `__subclasshook__`
+    recognises them."""
     x = torch.tensor([2.0, 3.0], requires_grad=True)
     node = x.exp().grad_fn
     checks = (
@@ -134,8 +134,9 @@ def pick(x):
 
 
 def test_the_tape_records_only_the_branch_that_ran():
-    """The Python `if` runs before anything is recorded, and only the chosen branch performs tensor
-    operations. So the graph is a record of what executed, and differs from input to input."""
+    """The Python `if` is decided before either branch runs, and only the chosen branch performs
+    its tensor operations. So the graph is a record of what executed, and differs from input to
+    input."""
     up = pick(torch.tensor([1.0, 2.0], requires_grad=True))
     down = pick(torch.tensor([-1.0, -2.0], requires_grad=True))
     assert (type(up.grad_fn).__name__, type(down.grad_fn).__name__) == (

@@ -119,7 +119,7 @@ def test_the_backend_receives_the_inputs_of_the_triggering_call():
 
 def test_graph_nodes_carry_stand_ins_with_shapes_but_no_data():
     """While tracing, Dynamo does not compute on real data: it propagates stand-in tensors that
-    have a shape, a dtype and a device but no storage, and stores the one computed for each node
+    have a shape, a dtype and a device but no data, and stores the one computed for each node
     in its `meta["example_value"]`."""
     calls = []
     torch.compile(sine_twice, backend=recording_backend(calls))(torch.ones(3))
@@ -128,7 +128,7 @@ def test_graph_nodes_carry_stand_ins_with_shapes_but_no_data():
     assert type(sine.meta["example_value"]).__name__ == "FakeTensor"
 
 
-def test_a_tensor_without_storage_has_no_values_to_read():
+def test_a_tensor_without_data_has_no_values_to_read():
     """Under FakeTensorMode, new tensors are stand-ins: operations on them work out the shape,
     dtype and device of each result without computing anything. Anything that needs the actual
     numbers cannot be answered and raises an exception class of the fake-tensor module."""

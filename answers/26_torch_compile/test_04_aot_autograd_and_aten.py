@@ -117,7 +117,7 @@ def test_the_aot_compilers_trace_with_stand_in_tensors():
 
 
 def test_the_core_aten_opset_is_a_few_hundred_operators_at_most():
-    """ATen has thousands of overloads, but most decompose into a smaller set tagged `core`: the
+    """ATen has thousands of overloads, but many decompose into a smaller set tagged `core`: the
     operators a backend must implement, and what `ExportedProgram.run_decompositions()` lowers a
     program to. Rounded to the nearest hundred, how big is that set?"""
     assert round(len(core_aten_overloads()), -2) == 200

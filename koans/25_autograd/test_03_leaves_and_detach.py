@@ -59,8 +59,8 @@ def test_a_detached_factor_is_a_constant_to_autograd():
 
 
 def test_an_in_place_write_bumps_the_version_counter():
-    """Every tensor's storage carries a counter that each in-place operation increments. A saved
-    tensor remembers the value the counter had when it was saved."""
+    """Every tensor carries a counter, shared with its views, that each in-place operation
+    increments. A saved tensor remembers the value the counter had when it was saved."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = x.exp()
     before = y._version

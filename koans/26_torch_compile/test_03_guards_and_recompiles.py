@@ -3,7 +3,7 @@
 A graph is traced for particular inputs: their dtypes, shapes, requires_grad, the Python values
 it read. Dynamo records these assumptions as guards. When a later call fails a guard, Dynamo
 traces again; after a size changes once it retraces with a symbolic size; and past the
-recompile limit it gives up and lets the interpreter run the function.
+recompile limit it stops tracing, and a call that no cached graph fits runs in the interpreter.
 """
 
 import pytest
