@@ -163,6 +163,7 @@ class Path:
             walk.cancelled = True
             return result
         walk.ran.append(f.rel)
+        result["koans"] = result["koans"] + missing_koans(f, result)  # named by the key, not run
         if result.get("internal"):
             walk.notes.append(f"the runner hit an internal problem on {f.rel}: {result['internal']}")
         self.store.update(lambda data: self._record(data, f, digest, env, result, walk))
@@ -174,7 +175,7 @@ class Path:
         now = time.time()
         previous = data["files"].get(f.rel, {})
         keys = []
-        for koan in result["koans"] + missing_koans(f, result):
+        for koan in result["koans"]:
             key = koan_key(koan["nodeid"])
             keys.append(key)
             if koan["kind"] == "unknown":
@@ -200,7 +201,7 @@ class Path:
             for key in keys:
                 if key in data["koans"]:
                     data["koans"][key]["kind"] = "broken"
-        kinds = [k["kind"] for k in result["koans"] + missing_koans(f, result)]
+        kinds = [k["kind"] for k in result["koans"]]
         all_solved = not result.get("broken") and not result.get("internal") and all(
             kind in DONE_KINDS for kind in kinds)
         data["files"][f.rel] = {"digest": digest, "env": env, "keys": keys,
@@ -241,7 +242,7 @@ class Path:
                     return walk
                 start_koan = str(data.get("start") or "")
                 before_start = "::" in start_koan and start_koan.split("::")[0] == f.rel
-                for koan in result["koans"] + missing_koans(f, result):
+                for koan in result["koans"]:
                     if before_start and not second_pass:
                         if koan["nodeid"].split("[")[0] != start_koan:
                             continue
