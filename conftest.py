@@ -722,6 +722,7 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
         _load_hypothesis_profile()
 
 
+@pytest.hookimpl(tryfirst=True)  # before the path view sorts untouched koans into blank or skipped
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     cuda_items = [item for item in items if item.get_closest_marker("cuda")]
     if not cuda_items:
@@ -954,7 +955,9 @@ class PathSummary:
         bar = _bar(solved, counted, 30) + " " if self.path_mode else ""
         tr.write_line(bar + line + ".")
         if upcoming is None:
-            tr.write_line("Every koan in this run is solved.")
+            tr.write_line("Every koan in this run is solved." if counted else
+                          "Nothing in this run can be solved on this machine; `pytest -rs` "
+                          "shows what each skipped koan needs.")
             return
         tr.write_line(f"Next: {upcoming['nodeid']}")
         if upcoming.get("message"):

@@ -383,3 +383,31 @@ def test_plain_pytest_koans_reads_as_the_path(pytester: pytest.Pytester, course:
     assert tail[0].endswith("0 of 4 koans solved.")
     assert tail[1] == f"Next: {BASICS}::test_addition_is_exact"
     assert tail[-1].startswith("3 failed, 1 deselected")  # untouched files after the first: not run
+
+
+def test_the_path_never_sends_the_learner_to_a_cuda_koan_that_cannot_run_here(
+    pytester: pytest.Pytester, course: Path
+) -> None:
+    import subprocess
+    import sys
+
+    probe = "import torch; print(torch.cuda.is_available())"  # a child: never start CUDA here
+    gpu = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    if gpu.stdout.strip() == "True":
+        pytest.skip("this machine has a CUDA GPU: its cuda koans run")
+    koan = '''
+        import pytest
+
+        @pytest.mark.cuda
+        def test_{name}():
+            """doc"""
+            assert 1 == __
+        '''
+    for number, name in (("01", "first_gpu_koan"), ("02", "second_gpu_koan")):
+        for part, text in (("koans", koan), ("answers", koan.replace("__", "1"))):
+            write(course / f"{part}/03_gpu/test_{number}_{name}.py", text.format(name=name))
+    result = pytester.runpytest_subprocess("-p", "no:cacheprovider", "koans/03_gpu")
+    out = result.stdout.str()
+    assert "untouched so far" not in out, out  # the second file's koan is skipped here, not blank
+    assert "Next: koans/03_gpu" not in out, out
+    assert "Nothing in this run can be solved on this machine" in out, out
