@@ -1,8 +1,9 @@
 """Host-to-device copies, pinned memory, and when the host has to wait.
 
-Sync debug mode makes waiting visible: after `torch.cuda.set_sync_debug_mode("error")`, any
-operation that makes the host wait for the GPU raises an exception instead of waiting. The
-helpers below switch it on for one call only and always switch it back off.
+Sync debug mode makes waiting visible: after `torch.cuda.set_sync_debug_mode("error")`, an
+operation that makes the host wait for the GPU raises an exception instead of waiting (the
+docs warn that it does not catch every such operation). The helpers below switch it on for one
+call only and always switch it back off.
 """
 
 import contextlib
@@ -14,9 +15,9 @@ torch = pytest.importorskip("torch")
 
 pytestmark = pytest.mark.cuda
 
-if not torch.backends.cuda.is_built():
+if not torch.cuda.is_available():
     pytest.skip(
-        "needs a CUDA GPU and a CUDA build of torch (this torch is CPU-only): this file shows "
+        "needs a CUDA GPU, and torch.cuda.is_available() is False here: this file shows "
         "which copies between host and GPU make Python wait, and what pinned memory changes",
         allow_module_level=True,
     )

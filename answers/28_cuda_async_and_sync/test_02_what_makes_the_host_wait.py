@@ -2,9 +2,9 @@
 
 Most tensor operations only queue work. A few cannot return until the GPU has finished: the
 ones that hand a value to Python, and the ones whose output shape depends on the data. With
-`torch.cuda.set_sync_debug_mode("error")`, each such wait raises an exception instead of
-waiting, so a test can see it happen. `makes_host_wait` switches the mode on around one call
-and always switches it back off.
+`torch.cuda.set_sync_debug_mode("error")`, each such wait that torch checks for raises an
+exception instead of waiting, so a test can see it happen. `makes_host_wait` switches the mode
+on around one call and always switches it back off.
 """
 
 import contextlib
@@ -16,9 +16,9 @@ torch = pytest.importorskip("torch")
 
 pytestmark = pytest.mark.cuda
 
-if not torch.backends.cuda.is_built():
+if not torch.cuda.is_available():
     pytest.skip(
-        "needs a CUDA GPU and a CUDA build of torch (this torch is CPU-only): this file shows "
+        "needs a CUDA GPU, and torch.cuda.is_available() is False here: this file shows "
         "which tensor operations make Python wait for the GPU (.item(), printing, masks, ...)",
         allow_module_level=True,
     )

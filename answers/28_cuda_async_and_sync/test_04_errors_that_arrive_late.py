@@ -19,9 +19,9 @@ torch = pytest.importorskip("torch")
 
 pytestmark = [pytest.mark.cuda, pytest.mark.slow]
 
-if not torch.backends.cuda.is_built():
+if not torch.cuda.is_available():
     pytest.skip(
-        "needs a CUDA GPU and a CUDA build of torch (this torch is CPU-only): this file shows "
+        "needs a CUDA GPU, and torch.cuda.is_available() is False here: this file shows "
         "that a kernel error is reported at a later call, and CUDA_LAUNCH_BLOCKING=1",
         allow_module_level=True,
     )
@@ -82,8 +82,9 @@ def experiment(launch_blocking):
 
 def test_a_kernel_error_surfaces_at_a_later_call_that_waits():
     """The index is checked by the kernel, on the GPU, long after the launch has returned, so
-    the call that launched it cannot report it. The host hears of the failure at the next call
-    that waits for the GPU, and the traceback points there instead of at the bug."""
+    the call that launched it cannot report it. The host hears of the failure at a later call,
+    here the next one that waits for the GPU, and the traceback points there instead of at the
+    bug."""
     report = experiment(launch_blocking=False)
     assert report["raised_in"] == "synchronize"  # the first call that waited
 
@@ -97,8 +98,8 @@ def test_cuda_launch_blocking_reports_the_error_at_the_guilty_call():
 
 
 def test_cuda_errors_arrive_as_a_subclass_of_the_usual_runtime_error():
-    """Errors reported by the CUDA runtime get an exception class of their own, shared by all of
-    torch's GPU backends, so that `except` can tell them from torch's ordinary argument
+    """Errors reported by the CUDA runtime get an exception class of their own, shared with
+    torch's other GPU backends, so that `except` can tell them from torch's ordinary argument
     checks."""
     report = experiment(launch_blocking=False)
     assert "device-side assert" in report["message"]

@@ -18,9 +18,9 @@ torch = pytest.importorskip("torch")
 
 pytestmark = [pytest.mark.cuda, pytest.mark.slow]
 
-if not torch.backends.cuda.is_built():
+if not torch.cuda.is_available():
     pytest.skip(
-        "needs a CUDA GPU and a CUDA build of torch (this torch is CPU-only): this file shows "
+        "needs a CUDA GPU, and torch.cuda.is_available() is False here: this file shows "
         "that CUDA_VISIBLE_DEVICES hides and renumbers GPUs, and only before CUDA starts",
         allow_module_level=True,
     )
@@ -97,7 +97,7 @@ def test_visible_gpus_are_renumbered_in_list_order():
 
 
 def test_cuda_starts_lazily_at_the_first_real_use():
-    """`import torch` does not start CUDA, and neither do `is_available()` or
+    """`import torch` does not set up torch's CUDA state, and neither do `is_available()` or
     `device_count()`: they only ask the driver, or NVML, how many GPUs there are. Torch sets up
     its CUDA state (context, streams, allocator) on first real use, such as making a tensor on
     the device. The child records `torch.cuda.is_initialized()` after each step."""

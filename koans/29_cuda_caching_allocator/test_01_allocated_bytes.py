@@ -15,9 +15,9 @@ torch = pytest.importorskip("torch")
 
 pytestmark = pytest.mark.cuda
 
-if not torch.backends.cuda.is_built():
+if not torch.cuda.is_available():
     pytest.skip(
-        "needs a CUDA GPU and a CUDA build of torch (this torch is CPU-only): this file shows "
+        "needs a CUDA GPU, and torch.cuda.is_available() is False here: this file shows "
         "how memory_allocated() counts the blocks of live tensors, rounded the allocator's way",
         allow_module_level=True,
     )
@@ -66,7 +66,7 @@ def test_memory_allocated_counts_the_bytes_of_live_tensors():
 
 def test_even_one_byte_takes_a_whole_minimum_block():
     """The caching allocator never hands out less than its minimum block (kMinBlockSize in
-    CUDACachingAllocator.cpp), so the smallest tensor there is still adds a full block."""
+    the allocator's source), so even the smallest tensor adds a full block."""
     settle()
     before = torch.cuda.memory_allocated()
     x = uint8s(1)
