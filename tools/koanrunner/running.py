@@ -174,7 +174,9 @@ def warm_pytest() -> None:
 
 
 def preload(modules: list[str]) -> None:
-    """Import heavy modules in the server (never touching CUDA: only ``import torch``)."""
+    """Import heavy modules in the server (never touching CUDA: only ``import torch``; not even
+    ``torch.cuda.is_available()``, which reaches the driver and marks every later fork as one
+    that cannot use CUDA)."""
     import importlib
 
     for name in modules:
