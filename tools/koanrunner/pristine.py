@@ -19,6 +19,7 @@ Backups live in ``.koans/backups/STAMP/`` with a manifest; ``restore STAMP`` put
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -76,10 +77,8 @@ class Pristine:
                     # The course was updated under this file: take it again if it is pristine.
                     fresh = looks_pristine(path.read_text(encoding="utf-8", errors="replace"))
                 if fresh:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-                    shutil.copy2(path, tmp)
-                    os.replace(tmp, target)
+                    if not self._copy_in(path, target):
+                        continue  # an unwritable state folder keeps no snapshot
                     added.append(rel)
                     if self._known is not None and name.startswith("test_") and name.endswith(".py"):
                         self._known.add(rel)
@@ -153,14 +152,21 @@ class Pristine:
 
     def _take(self, rel: str) -> None:
         """Snapshot one file now (a read-only checkout simply keeps none)."""
-        target = self.dir / rel
+        self._copy_in(self.course.root / rel, self.dir / rel)
+
+    @staticmethod
+    def _copy_in(source: Path, target: Path) -> bool:
+        """Copy ``source`` to ``target`` whole or not at all; False where it cannot be written."""
+        tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-            shutil.copy2(self.course.root / rel, tmp)
+            shutil.copy2(source, tmp)
             os.replace(tmp, target)
+            return True
         except OSError:
-            pass
+            with contextlib.suppress(OSError):
+                tmp.unlink()
+            return False
 
     def _from_git(self, rel: str, valid: Callable[[str | None], bool] = looks_pristine) -> str | None:
         root = self.course.root

@@ -436,13 +436,24 @@ class _Server:
         return None  # not reached
 
 
+def usable_log_dir(log_dir: Path) -> Path:
+    """``log_dir``, made; or, where it cannot be written (a state folder the learner may not
+    write to), a fresh temporary folder: each run's output must go somewhere to be read back."""
+    with contextlib.suppress(OSError):
+        log_dir.mkdir(parents=True, exist_ok=True)
+        if os.access(log_dir, os.W_OK):
+            return log_dir
+    import tempfile
+
+    return Path(tempfile.mkdtemp(prefix="koans-logs-"))
+
+
 def server_main(root: Path, req_fd: int, rep_fd: int, log_dir: Path) -> None:
     gc.disable()  # imports go ~15% faster; each child collects again, as plain pytest does
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the learner's process handles Ctrl-C
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    log_dir = usable_log_dir(log_dir)
     # Nothing the server or pytest prints may reach the learner's screen.
-    with contextlib.suppress(OSError):
-        log_dir.mkdir(parents=True, exist_ok=True)
     with contextlib.suppress(OSError):
         _redirect(0, os.devnull, os.O_RDONLY)
         _redirect(1, str(log_dir / "server.log"), os.O_WRONLY | os.O_CREAT | os.O_TRUNC)

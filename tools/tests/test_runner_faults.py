@@ -235,3 +235,17 @@ def test_a_read_only_checkout_gives_verdicts_and_keeps_progress_elsewhere(course
     assert not course.path(".koans").exists()
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith("koans-")]
     no_traceback(listed)
+
+
+def test_runs_log_to_a_temporary_folder_where_the_state_folder_is_read_only(tmp_path, monkeypatch) -> None:
+    from koanrunner.running import usable_log_dir
+
+    logs = tmp_path / ".koans" / "logs"
+    assert usable_log_dir(logs) == logs and logs.is_dir()
+    writable = os.access
+    monkeypatch.setattr(os, "access", lambda path, mode: path != logs and writable(path, mode))
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    elsewhere = usable_log_dir(logs)
+    assert elsewhere != logs and elsewhere.parent == tmp_path and elsewhere.name.startswith("koans-logs-")
