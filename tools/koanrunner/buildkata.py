@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 import contextlib
-import os
 import re
 import shutil
 import stat
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .course import Course, KoanFile, read_toml
+from .early import fork_server
 from .kata import Pair, StatusLine, clock, fresh_workspace, save_summary, shown
 from .path import log_event
 from .running import Runner
@@ -154,33 +154,20 @@ class StepRunner(Runner):
     def start(self) -> None:
         if not self.fork or self.pid is not None:
             return
-        req_r, req_w = os.pipe()
-        rep_r, rep_w = os.pipe()
-        sys.stdout.flush()
-        sys.stderr.flush()
-        parent = os.getpid()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - the server
-            try:
-                from . import early, running
 
-                with contextlib.suppress(Exception):
-                    early._die_with(parent)  # type: ignore[attr-defined]
-                os.close(req_w)
-                os.close(rep_r)
-                plain = running.pytest_args
+        def serve(req_r: int, rep_w: int) -> None:  # pragma: no cover - the forked server
+            from . import running
 
-                def steps_args(root: Path, targets: list[str]) -> list[str]:
-                    return kata_pytest_args(root) if list(targets) == ["koans"] else plain(root, targets)
+            plain = running.pytest_args
 
-                running.pytest_args = steps_args  # this forked server's session: the steps
-                sys.dont_write_bytecode = True  # no __pycache__ appearing in the pair's folder
-                running.server_main(self.root, req_r, rep_w, self.log_dir)
-            finally:
-                os._exit(0)
-        os.close(req_r)
-        os.close(rep_w)
-        self._adopt((pid, req_w, rep_r))
+            def steps_args(root: Path, targets: list[str]) -> list[str]:
+                return kata_pytest_args(root) if list(targets) == ["koans"] else plain(root, targets)
+
+            running.pytest_args = steps_args  # this forked server's session: the steps
+            sys.dont_write_bytecode = True  # no __pycache__ appearing in the pair's folder
+            running.server_main(self.root, req_r, rep_w, self.log_dir)
+
+        self._adopt(fork_server(self.root, serve))
 
     def _run_subprocess(self, rel: str) -> dict[str, Any]:
         """Without fork: a plain pytest subprocess, its verdicts from ``--junit-xml``."""

@@ -11,6 +11,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # typing itself costs a start-up import
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 RUNS_KOANS = ("run", "watch", "goto", "skip")  # the commands that run koans
 CONFIG_FILES = ("conftest.py", "pyproject.toml")
 
@@ -49,8 +53,11 @@ def config_signature(root: str | os.PathLike[str]) -> Signature:
     return tuple(rows)
 
 
-def fork_server(root: str | os.PathLike[str]) -> tuple[int, int, int]:
-    """Fork a koan server for ``root``. Returns (pid, request fd to write, reply fd to read)."""
+def fork_server(root: str | os.PathLike[str],
+                serve: Callable[[int, int], None] | None = None) -> tuple[int, int, int]:
+    """Fork a koan server for ``root``. Returns (pid, request fd to write, reply fd to read).
+    ``serve(request fd, reply fd)`` runs in the child instead of the koans' own server (a kata
+    serves its steps)."""
     req_r, req_w = os.pipe()
     rep_r, rep_w = os.pipe()
     sys.stdout.flush()
@@ -65,11 +72,14 @@ def fork_server(root: str | os.PathLike[str]) -> tuple[int, int, int]:
             gc.disable()  # see server_main
             os.close(req_w)
             os.close(rep_r)
-            from pathlib import Path
+            if serve is None:
+                from pathlib import Path
 
-            from .running import server_main
+                from .running import server_main
 
-            server_main(Path(root), req_r, rep_w, Path(state_dir(root), "logs"))
+                server_main(Path(root), req_r, rep_w, Path(state_dir(root), "logs"))
+            else:
+                serve(req_r, rep_w)
         finally:
             os._exit(0)
     os.close(req_r)
