@@ -49,6 +49,8 @@ HELP_TOPIC = "check only this topic folder (repeatable), e.g. 01_floats"
 HELP_QUICK = "skip the mutation pass (structure, koans and answers only)"
 HELP_ROOT = "the course to check (default: the checkout this file lives in)"
 HELP_NO_SKIPS = "a koan or answer that skips here is a breach (the GPU job: cuda koans must run)"
+HELP_COINS = "list every bare True/False/0/1 fill, and the boolean ones whose name may state them"
+HELP_STATIC = "only the static pass: files, ASTs, lessons, hints, give-aways, coin flips (seconds)"
 HELP_JOBS = "pytest-xdist workers for the dynamic passes (default: 2 where xdist is installed)"
 
 
@@ -98,6 +100,8 @@ class Report:
     breaches: list[Breach] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
+    coins: dict[str, tuple[int, int]] = field(default_factory=dict)
+    coin_list: list[str] = field(default_factory=list)
 
     def breach(self, where: str, what: str, fix: str) -> None:
         self.breaches.append(Breach(where, what, fix))
@@ -251,6 +255,9 @@ def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
                 report.count("koans")
             report.count("fills", len(kf.fills))
             files.append(kf)
+        topic_files = [kf for kf in files if kf.topic == topic]
+        coin_rule(topic, topic_files, report)
+        cross_giveaways(topic, topic_files, hints, report)
         for orphan in sorted(set(hints) - set(seen) - set(declared)):
             report.breach(f"koans/{topic}/hints.toml", f"hints for a koan that does not exist: [{orphan}]",
                           "rename the table to the koan's test name or remove it")  # fmt: skip
@@ -259,6 +266,57 @@ def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
 
 
 GIVEAWAY_EXEMPT = {"true", "false", "none"}
+COIN_SHARE = 0.10  # at most this share of a topic's fills may be a bare True/False/0/1
+NEGATIONS = re.compile(r"(^|_)(not|no|never|nor|cannot|without|isnt|doesnt|neither|none)(_|$)")
+
+
+def is_coin_flip(node: ast.expr) -> bool:
+    """A bare `True`, `False`, `0` or `1`: a fill a learner can guess with even odds."""
+    return isinstance(node, ast.Constant) and (
+        type(node.value) is bool or (type(node.value) is int and node.value in (0, 1)))
+
+
+def coin_rule(topic: str, files: list[KoanFile], report: Report) -> None:
+    """Count the topic's coin-flip fills (a breach over COIN_SHARE), and list for a reviewer
+    the boolean fills whose koan name may state the claim (a heuristic, never a breach)."""
+    fills = [f for kf in files for f in kf.fills]
+    coins = [f for f in fills if is_coin_flip(f.node)]
+    report.count("coin-flip fills", len(coins))
+    report.coins[topic] = (len(coins), len(fills))
+    if fills and len(coins) > COIN_SHARE * len(fills):
+        report.breach(f"koans/{topic}", f"{len(coins)} of {len(fills)} fills are a bare "
+                      f"True/False/0/1 (over {COIN_SHARE:.0%}): the learner guesses instead of "
+                      "predicting", "ask for a count, an order, a value or a text the machine "
+                      "shows (python tools/check.py --coins lists them)")
+    for f in coins:
+        where = f"koans/{topic}/{f.file}:{f.lineno} {f.test} = {f.text}"
+        report.coin_list.append(where)
+        if type(f.node.value) is bool:
+            negated = bool(NEGATIONS.search(f.test.split("::")[-1]))
+            if f.node.value != negated:
+                report.coin_list.append(f"    ^ the name may state it: {f.test.split('::')[-1]}")
+
+
+def cross_giveaways(topic: str, files: list[KoanFile], hints: dict[str, Any], report: Report) -> None:
+    """A hint or misconception note must not write out another koan's fill (of the topic)."""
+    fills = [(f.test.split("::")[-1], f.text) for kf in files for f in kf.fills
+             if len(normalised(f.text.split("#")[0])) > 2 and not is_coin_flip(f.node)
+             and not re.fullmatch(r"-?\d{1,2}", f.text.strip())
+             and not isinstance(f.node, (ast.Name, ast.Attribute))]  # class names recur by nature
+    for owner, entry in hints.items():
+        if not isinstance(entry, dict):
+            continue
+        prose = [(f"hint {i}", h) for i, h in enumerate(entry.get("hints", []), 1) if isinstance(h, str)]
+        prose += [(f"the note on `{m.get('fill')}`", str(m.get("why", "")))
+                  for m in entry.get("misconceptions", []) if isinstance(m, dict)]
+        for test, text in fills:
+            if test == owner:
+                continue
+            for label, body in prose:
+                if states_fill(text, body):
+                    report.breach(f"koans/{topic}/hints.toml [{owner}]",
+                                  f"{label} writes out the fill `{text}` of {test}",
+                                  "keep each koan's answer to itself")
 
 
 def normalised(text: str) -> str:
@@ -706,6 +764,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("-n", "--jobs", type=int, default=None, help=HELP_JOBS)
     parser.add_argument("-v", "--verbose", action="store_true", help="list skips and notes")
     parser.add_argument("--no-skips", action="store_true", help=HELP_NO_SKIPS)
+    parser.add_argument("--coins", action="store_true", help=HELP_COINS)
+    parser.add_argument("--static", action="store_true", help=HELP_STATIC)
     args = parser.parse_args(list(argv) if argv is not None else None)
     root = args.root.resolve()
     if not (root / "koans").is_dir() or not (root / "conftest.py").is_file():
@@ -714,11 +774,13 @@ def main(argv: Iterable[str] | None = None) -> int:
     jobs = args.jobs if args.jobs is not None else default_jobs()
     report = Report()
     files = static_pass(root, topics(root, args.topic, report), report)
-    koans_pass(root, files, jobs, report)
-    skipped = answers_pass(root, files, jobs, report)
-    if not args.quick:
+    skipped: set[str] = set()
+    if not args.static:
+        koans_pass(root, files, jobs, report)
+        skipped = answers_pass(root, files, jobs, report)
+    if not args.quick and not args.static:
         mutation_pass(root, files, jobs, report, skipped)
-    if not args.topic and (root / "koans" / "katas").is_dir():  # the whole course: katas too
+    if not args.topic and not args.static and (root / "koans" / "katas").is_dir():  # the whole course: katas too
         from katacheck import check_katas
 
         kata_breaches, kata_counts = check_katas(root, jobs=jobs)
@@ -736,6 +798,16 @@ def main(argv: Iterable[str] | None = None) -> int:
     if args.verbose:
         for note in report.notes:
             print("note:", note)
+    if args.coins:
+        for row in report.coin_list:
+            print("coin:", row)
+        for topic, (coins, fills) in sorted(report.coins.items()):
+            print(f"coins: {topic} {coins}/{fills} ({coins / fills if fills else 0:.0%})")
+    coins, fills = report.counts.get("coin-flip fills", 0), report.counts.get("fills", 0)
+    if fills:
+        report.counts["coin-flip fills"] = coins  # keep its place in the summary
+        report.counts = {k: v for k, v in report.counts.items() if k != "coin-flip fills"} | {
+            f"coin-flip fills ({coins / fills:.1%})": coins}
     summary = ", ".join(f"{v} {k}" for k, v in report.counts.items())
     if report.breaches:
         print(f"check: {len(report.breaches)} breach(es). {summary}.")
