@@ -17,6 +17,9 @@ if TYPE_CHECKING:
 
 RUNS_KOANS = ("run", "watch", "goto", "skip")  # the commands that run koans
 CONFIG_FILES = ("conftest.py", "pyproject.toml")
+# The code that gives verdicts: the conftest hands off to the plugin, which reads koan files
+# through the course model. A change to any of them means a new server and fresh verdicts.
+VERDICT_CODE = ("tools/koanrunner/plugin", "tools/koanrunner/course.py", "tools/koanrunner/pristine.py")
 
 Signature = tuple[tuple[int, int], ...]
 
@@ -41,12 +44,26 @@ def state_dir(root: str | os.PathLike[str]) -> str:
     return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"koans-{user}-{tag:08x}")
 
 
+def verdict_files(root: str | os.PathLike[str]) -> list[str]:
+    """The files a server's pytest session is configured from and gives its verdicts with."""
+    files = [os.path.join(root, name) for name in CONFIG_FILES]
+    for rel in VERDICT_CODE:
+        path = os.path.join(root, rel)
+        try:
+            names = sorted(os.listdir(path))
+        except OSError:
+            files.append(path)
+            continue
+        files += [os.path.join(path, name) for name in names if name.endswith(".py")]
+    return files
+
+
 def config_signature(root: str | os.PathLike[str]) -> Signature:
     """What a server's pytest session is configured from: a change means a new server."""
     rows = []
-    for name in CONFIG_FILES:
+    for path in verdict_files(root):
         try:
-            st = os.stat(os.path.join(root, name))
+            st = os.stat(path)
             rows.append((st.st_mtime_ns, st.st_size))
         except OSError:
             rows.append((0, -1))
@@ -75,7 +92,7 @@ def fork_server(root: str | os.PathLike[str],
             if serve is None:
                 from pathlib import Path
 
-                from .running import server_main
+                from .server import server_main
 
                 server_main(Path(root), req_r, rep_w, Path(state_dir(root), "logs"))
             else:

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .course import Course, KoanFile, Topic, koan_key, test_name
+from .early import verdict_files
 from .progress import Store
 
 DONE_KINDS = ("passed", "skipped")
@@ -60,11 +61,16 @@ class Walk:
 
 
 def env_key(course: Course) -> str:
-    try:
-        conftest = hashlib.sha1((course.root / "conftest.py").read_bytes()).hexdigest()[:12]
-    except OSError:
-        conftest = "none"
-    return f"py{sys.version_info[0]}.{sys.version_info[1]}-{conftest}"
+    """What a verdict was given under: the Python, and the code that gives verdicts (the
+    conftest, the plugin, the course model). A verdict given under another is not reused."""
+    digest = hashlib.sha1()
+    for path in verdict_files(course.root):
+        try:
+            with open(path, "rb") as handle:
+                digest.update(os.path.relpath(path, course.root).encode() + b"\0" + handle.read())
+        except OSError:
+            digest.update(os.path.relpath(path, course.root).encode() + b"\0missing")
+    return f"py{sys.version_info[0]}.{sys.version_info[1]}-{digest.hexdigest()[:12]}"
 
 
 def log_event(event: str, **fields: Any) -> None:

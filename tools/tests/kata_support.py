@@ -22,7 +22,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import katacheck
+from koanrunner.checking import surgery
 from runner_support import REPO, RUNNER, Course, make_course
 
 KATAS = REPO / "koans" / "katas"
@@ -51,11 +51,11 @@ def written(stub: str, reference: str, steps: list[list[str] | dict[str, str]]) 
     included) with the functions they name, or the code given for them, and the rest of what
     the stub leaves unwritten still a stub."""
     names = [name for step in steps if isinstance(step, list) for name in step]
-    source = katacheck.partial(stub, reference, names)
+    source = surgery.partial(stub, reference, names)
     for step in steps:
         if isinstance(step, dict):
             for name, code in step.items():
-                source = katacheck.splice(source, name, code)
+                source = surgery.splice(source, name, code)
     return source
 
 

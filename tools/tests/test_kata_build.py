@@ -7,14 +7,15 @@ summary tells time per step, swaps and hints, and is saved in the workspace.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import signal
 
 import pytest
 from kata_support import PtySession, make_kata_course, written
+from runner_support import REPO
 
-import katacheck
 
 # What a pair writes for the first two steps of each kata: the functions those steps need.
 FIRST_TWO_STEPS = {
@@ -49,7 +50,7 @@ def ticked(text: str) -> bool:
 
 
 def test_every_kata_has_a_scripted_pair():
-    assert sorted(FIRST_TWO_STEPS) == sorted(p.name for p in katacheck.ROOT.joinpath(
+    assert sorted(FIRST_TWO_STEPS) == sorted(p.name for p in REPO.joinpath(
         "koans", "katas").iterdir() if p.is_dir() and p.name[:1].isdigit())
 
 
@@ -60,8 +61,8 @@ def test_a_pair_turns_two_steps_green_swaps_and_quits_with_a_summary(tmp_path, n
     stub_file = next(p for p in kata.glob("*.py") if p.name not in ("test_steps.py",))
     pristine_stub = stub_file.read_text()
     reference = course.path(f"answers/katas/{name}/{stub_file.name}").read_text()
-    steps = [n.name for n in katacheck.ast.parse(kata.joinpath("test_steps.py").read_text()).body
-             if isinstance(n, katacheck.ast.FunctionDef) and n.name.startswith("test")]
+    steps = [n.name for n in ast.parse(kata.joinpath("test_steps.py").read_text()).body
+             if isinstance(n, ast.FunctionDef) and n.name.startswith("test")]
     first, second = FIRST_TWO_STEPS[name]
     workspace = course.path(f".koans/kata/{name}")
     module = workspace / stub_file.name

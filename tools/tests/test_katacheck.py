@@ -8,7 +8,8 @@ import sys
 import textwrap
 from pathlib import Path
 
-import katacheck
+from koanrunner.checking import surgery
+from koanrunner.checking.katas import check_katas
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -125,7 +126,7 @@ def make_root(tmp_path: Path) -> Path:
 def test_a_sound_kata_has_no_breaches_and_every_promise_is_counted(tmp_path):
     root = make_root(tmp_path)
     write_kata(root, "01_counter")
-    breaches, counts = katacheck.check_katas(root)
+    breaches, counts = check_katas(root)
     assert breaches == []
     assert counts == {"katas": 1, "steps": 3, "stub_steps": 3, "reference_steps": 3, "wrong": 2,
                       "orderings": 2}
@@ -144,7 +145,7 @@ def test_each_broken_promise_is_a_breach_that_says_where_and_how_to_fix_it(tmp_p
     write_kata(root, "03_unordered", reference=REFERENCE.replace(
         "return total(numbers) / len(numbers)", "return sum(numbers) / len(numbers)"))
     (root / "answers" / "katas" / "conftest.py").write_text("# a different copy\n")
-    breaches, _ = katacheck.check_katas(root)
+    breaches, _ = check_katas(root)
     found = {(where, what.split(":")[0]) for where, what, _fix in breaches}
     steps = "koans/katas/01_stub_passes/test_steps.py"
     assert (f"{steps}::test_add_adds_two_numbers", "the step passes on the stub as shipped") in found
@@ -176,10 +177,10 @@ def test_source_surgery_replaces_a_method_and_puts_functions_back_to_stubs():
             def size(self) -> int:
                 return len(self.objects)
         ''')
-    replaced = katacheck.splice(source, "Heap.new", "def new(self, name):\n    pass\n")
+    replaced = surgery.splice(source, "Heap.new", "def new(self, name):\n    pass\n")
     assert "    def new(self, name):\n        pass\n" in replaced and "@property" in replaced
-    stub = katacheck.stubbed(source, "Heap.size")
+    stub = surgery.stubbed(source, "Heap.size")
     assert "@property\n    def size(self) -> int:\n        raise NotImplementedError('Heap.size')" in stub
-    assert katacheck.unwritten(stub) == ["Heap.size"]
-    assert katacheck.partial(stub, source, []) == stub
-    assert katacheck.partial(stub, source, ["Heap.size"]) == source
+    assert surgery.unwritten(stub) == ["Heap.size"]
+    assert surgery.partial(stub, source, []) == stub
+    assert surgery.partial(stub, source, ["Heap.size"]) == source

@@ -238,7 +238,7 @@ def test_a_read_only_checkout_gives_verdicts_and_keeps_progress_elsewhere(course
 
 
 def test_runs_log_to_a_temporary_folder_where_the_state_folder_is_read_only(tmp_path, monkeypatch) -> None:
-    from koanrunner.running import usable_log_dir
+    from koanrunner.server import usable_log_dir
 
     logs = tmp_path / ".koans" / "logs"
     assert usable_log_dir(logs) == logs and logs.is_dir()

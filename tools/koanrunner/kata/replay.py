@@ -1,164 +1,25 @@
-"""``kata NAME``: a pair at the keyboard, a clock, and swaps of driver and navigator.
+"""Replaying a topic's koans against the clock: ``kata 03``.
 
-NAME is one of two things:
-
-- a kata under ``koans/katas/`` (``01_ieee754``, ``ieee754``, ``katas/01``): the pair builds a
-  small program test-first, one step revealed at a time (``buildkata``);
-- a topic (``03``, ``03_text_and_bytes``): the pair replays the topic's koans against the clock,
-  in a scratch copy (below).
-
-Both work in a workspace under ``.koans/kata/``: the learner's own koans and progress are never
-touched. Running a kata again starts afresh; the previous workspace is moved aside (to
-``.koans/kata/.previous/``), never deleted. Both end ('q', Ctrl-C, or everything solved) with an
-honest summary, saved as ``summary.json`` in the workspace.
+The pair solves the pristine koans of a topic in a scratch copy under ``.koans/kata/``, with the
+learner's own runner (path, watch, hints), a clock and swaps of driver and navigator.
 """
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
 import re
 import shutil
 import sys
 import time
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
-from .app import App
-from .course import ANSWERS, Course, test_name
-from .path import log_event
-from .pristine import Pristine
-from .view import RUNNER, Style, View
-from .watch import loop
-
-DEFAULT_NAMES = ("A", "B")
-
-
-# ---------------------------------------------------------------------------------------------
-# What both kinds of kata share: the pair, the clock, the status line, paths, workspaces
-
-
-class Pair:
-    """Who drives and who navigates. Without names the two are A and B."""
-
-    def __init__(self, names: list[str]) -> None:
-        self.named = len(names) >= 2
-        self.names = list(names) if self.named else [*names[:1], *DEFAULT_NAMES[len(names):]]
-        self.swaps = 0
-
-    @property
-    def driver(self) -> str:
-        return self.names[self.swaps % len(self.names)]
-
-    @property
-    def navigator(self) -> str:
-        return self.names[(self.swaps + 1) % len(self.names)]
-
-    def roles(self) -> str:
-        return f"driver: {self.driver}, navigator: {self.navigator}"
-
-    def swap(self) -> None:
-        self.swaps += 1
-
-
-class StatusLine:
-    """The last line of a terminal, rewritten in place each second (carriage return, the text,
-    erase to the end of the line: nothing is cleared first, so nothing flickers). Anything else
-    written must call ``clear`` first. Off the terminal (a pipe, a file), it shows nothing."""
-
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream = stream
-        self.live = bool(getattr(stream, "isatty", lambda: False)()) and os.environ.get("TERM") != "dumb"
-        self.shown = ""
-
-    def draw(self, text: str) -> None:
-        if not self.live:
-            return
-        width = shutil.get_terminal_size((100, 24)).columns - 1
-        text = text[:max(width, 20)]
-        if text == self.shown:
-            return
-        self.stream.write("\r" + text + "\033[K")
-        self.stream.flush()
-        self.shown = text
-
-    def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-            self.shown = ""
-
-
-def clock(seconds: float) -> str:
-    minutes, secs = divmod(int(max(seconds, 0)), 60)
-    return f"{minutes:02d}:{secs:02d}"
-
-
-def shown(path: Path) -> str:
-    """A path as the pair can type it from where they are: relative to the current folder when
-    it lies inside it, else absolute."""
-    path = Path(path)
-    with contextlib.suppress(ValueError, OSError):
-        return path.resolve().relative_to(Path.cwd().resolve()).as_posix() or "."
-    return str(path)
-
-
-def fresh_workspace(course: Course, name: str) -> tuple[Path, Path | None]:
-    """``.koans/kata/NAME``, empty. A workspace left by an earlier kata is moved aside to
-    ``.koans/kata/.previous/NAME-STAMP``: what a pair wrote is never deleted."""
-    workspace = course.state_dir / "kata" / name
-    moved = None
-    if workspace.exists():
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        moved = course.state_dir / "kata" / ".previous" / f"{name}-{stamp}"
-        n = 1
-        while moved.exists():
-            n += 1
-            moved = moved.with_name(f"{name}-{stamp}-{n}")
-        moved.parent.mkdir(parents=True, exist_ok=True)
-        for path in workspace.rglob("*"):  # steps are read-only in a workspace
-            with contextlib.suppress(OSError):
-                path.chmod(path.stat().st_mode | 0o200)
-        os.replace(workspace, moved)
-    workspace.mkdir(parents=True)
-    return workspace, moved
-
-
-def save_summary(workspace: Path, summary: dict[str, Any]) -> Path:
-    target = workspace / "summary.json"
-    tmp = target.with_name(f".summary.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(summary, indent=1), encoding="utf-8")
-    os.replace(tmp, target)
-    return target
-
-
-# ---------------------------------------------------------------------------------------------
-# Which kind of kata a NAME means
-
-
-def run(course: Course, name: str | None, *, swap_minutes: float, swap_koans: int | None,
-        pair: list[str], timeout: float, style: Style) -> int:
-    """``kata NAME``: a kata folder builds that kata; a topic replays it; nothing lists both."""
-    from . import buildkata
-
-    if not name:
-        return buildkata.list_katas(course, style)
-    folder = buildkata.find(course, name)
-    if folder is not None:
-        return buildkata.run(course, folder, swap_minutes=swap_minutes,
-                             swap_steps=1 if swap_koans is None else swap_koans, pair=pair,
-                             timeout=timeout, style=style)
-    if name.strip("/").split("/")[0] == "katas":
-        style.stream.write(f"No kata matches {name!r}. The katas: {RUNNER} kata\n")
-        return 2
-    return replay(course, name, swap_minutes=swap_minutes,
-                  swap_koans=0 if swap_koans is None else swap_koans, pair=pair, timeout=timeout,
-                  style=style)
-
-
-# ---------------------------------------------------------------------------------------------
-# Replaying a topic's koans against the clock
+from ..app import App
+from ..course import ANSWERS, Course, test_name
+from ..path import log_event
+from ..pristine import Pristine
+from ..view import RUNNER, Style, View
+from ..watch import loop
+from .session import Pair, StatusLine, clock, fresh_workspace, save_summary, shown
 
 
 def prepare(course: Course, topic: str) -> tuple[Path, list[str], Path | None]:

@@ -3,228 +3,32 @@
 A kata is a folder under ``koans/katas/``: the stub module the pair writes, ``test_steps.py``
 (the steps, in order), a README with the task, and hints. The runner copies them into a
 workspace, ``.koans/kata/NN_name/``, and the pair edits the stub there. On every save the steps
-run in a warm pytest server (the koans' fork server, pointed at the workspace) and only the
-first red step is shown: its lesson, its code and what went wrong. The next step is revealed
-when it goes green (the TDD rhythm). A clock ticks in the status line; on each green step (or
-every K) and every N minutes the pair is told to swap driver and navigator. 'q' or Ctrl-C (or
-the last step going green) ends the kata with a summary: time per step, swaps, hints; it is
-saved as ``summary.json`` in the workspace.
+run in a warm pytest server and only the first red step is shown: its lesson, its code and what
+went wrong. The next step is revealed when it goes green (the TDD rhythm). A clock ticks in the
+status line; on each green step (or every K) and every N minutes the pair is told to swap driver
+and navigator. 'q' or Ctrl-C (or the last step going green) ends the kata with a summary: time
+per step, swaps, hints; it is saved as ``summary.json`` in the workspace.
 """
 
 from __future__ import annotations
 
-import ast
 import contextlib
 import re
-import shutil
-import stat
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .course import Course, KoanFile, read_toml
-from .early import fork_server
-from .kata import Pair, StatusLine, clock, fresh_workspace, save_summary, shown
-from .path import log_event
-from .running import Runner
-from .view import RUNNER, Style
-from .watch import make_watcher, wait
+from ..course import Course, KoanFile
+from ..path import log_event
+from ..view import RUNNER, Style
+from ..watch import make_watcher, wait
+from .session import Pair, StatusLine, clock, count, keys, save_summary, shown
+from .steps import KATAS, STEPS, Step, StepRunner, module_of, prepare, read_hints, read_steps, title_of
 
-KATAS = "katas"
-STEPS = "test_steps.py"
 TIMEOUT_FACTOR = 2  # a step may run twice a koan's time: Hypothesis steps run a hundred examples
 RED = ("stub", "wrong", "error", "timeout", "crashed", "broken", "unknown", "changed")
-PYTEST_INI = """[pytest]
-# A kata workspace: the steps beside the module the pair writes (see conftest.py).
-addopts = -p no:cacheprovider --import-mode=importlib
-"""
-
-
-# ---------------------------------------------------------------------------------------------
-# Finding katas
-
-
-def katas_dir(course: Course) -> Path:
-    return course.koans_dir / KATAS
-
-
-def all_katas(course: Course) -> list[Path]:
-    base = katas_dir(course)
-    if not base.is_dir():
-        return []
-    return sorted(p for p in base.iterdir() if p.is_dir() and (p / STEPS).is_file())
-
-
-def find(course: Course, name: str) -> Path | None:
-    """The kata a NAME means: its folder name ('01_ieee754'), that name without its number
-    ('ieee754'), or 'katas/01' (a number is a topic's unless 'katas/' says otherwise)."""
-    target = name.strip().rstrip("/")
-    for prefix in ("koans/", "answers/"):
-        if target.startswith(prefix):
-            target = target[len(prefix):]
-    explicit = target.startswith(KATAS + "/")
-    if explicit:
-        target = target[len(KATAS) + 1:]
-    for folder in all_katas(course):
-        number, _, rest = folder.name.partition("_")
-        if target in (folder.name, rest) or (explicit and target == number):
-            return folder
-    return None
-
-
-def title_of(folder: Path) -> str:
-    try:
-        first = (folder / "README.md").read_text(encoding="utf-8").splitlines()[0]
-    except (OSError, IndexError):
-        return folder.name
-    title = re.sub(r"^Kata\s+\d+\s*:\s*", "", first.lstrip("#").strip())
-    return title[:1].upper() + title[1:] if title else folder.name
-
-
-def list_katas(course: Course, style: Style) -> int:
-    out = style.stream
-    katas = all_katas(course)
-    if not katas:
-        out.write(f"This course has no katas yet. Replay a topic instead: {RUNNER} kata 03\n")
-        return 1
-    out.write(style("Katas: build a small model of the machine, test-first, as a pair", "bold") + "\n")
-    for folder in katas:
-        steps = len(step_nodes(folder / STEPS))
-        out.write(f"  {folder.name.ljust(24)} {title_of(folder)} ({steps} steps)\n")
-    out.write(style(f"Start one: {RUNNER} kata {katas[0].name} --pair ana,bo   (or replay a "
-                    f"topic's koans: {RUNNER} kata 03)", "dim") + "\n")
-    return 0
-
-
-def step_nodes(path: Path) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    try:
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-    except (OSError, SyntaxError, ValueError):
-        return []
-    return [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
-            and n.name.startswith("test")]
-
-
-def module_of(folder: Path) -> Path | None:
-    found = sorted(p for p in folder.glob("*.py")
-                   if not p.name.startswith("test_") and p.name != "conftest.py")
-    return found[0] if found else None
-
-
-# ---------------------------------------------------------------------------------------------
-# The workspace
-
-
-def prepare(course: Course, folder: Path) -> tuple[Path, Path | None]:
-    """A fresh workspace for the kata in ``folder``; and where an earlier one was moved."""
-    workspace, moved = fresh_workspace(course, folder.name)
-    for entry in sorted(folder.iterdir()):
-        if entry.is_file() and entry.suffix in (".py", ".md", ".toml") and entry.name != "wrong.toml":
-            shutil.copy2(entry, workspace / entry.name)
-    conftest = katas_dir(course) / "conftest.py"
-    if conftest.is_file():
-        shutil.copy2(conftest, workspace / "conftest.py")
-    (workspace / "pytest.ini").write_text(PYTEST_INI, encoding="utf-8")
-    steps = workspace / STEPS
-    steps.chmod(steps.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
-    return workspace, moved
-
-
-# ---------------------------------------------------------------------------------------------
-# Running the steps: the koans' fork server, with a session on the workspace's steps
-
-
-def kata_pytest_args(root: Path) -> list[str]:
-    args = [str(root / STEPS), "--rootdir", str(root), "--confcutdir", str(root), "-c",
-            str(root / "pytest.ini"), "-p", "no:cacheprovider", "-q", "--tb=native"]
-    with contextlib.suppress(ImportError, ValueError):
-        import importlib.util
-
-        if importlib.util.find_spec("_hypothesis_pytestplugin") is not None:
-            args += ["-p", "_hypothesis_pytestplugin"]
-    return args
-
-
-class StepRunner(Runner):
-    """``running.Runner`` (a fork per run, timeouts, crashes, cancelling), whose server is the
-    koans' own server with its pytest session on the kata's steps instead of ``koans/``."""
-
-    def start(self) -> None:
-        if not self.fork or self.pid is not None:
-            return
-
-        def serve(req_r: int, rep_w: int) -> None:  # pragma: no cover - the forked server
-            from . import running
-
-            plain = running.pytest_args
-
-            def steps_args(root: Path, targets: list[str]) -> list[str]:
-                return kata_pytest_args(root) if list(targets) == ["koans"] else plain(root, targets)
-
-            running.pytest_args = steps_args  # this forked server's session: the steps
-            sys.dont_write_bytecode = True  # no __pycache__ appearing in the pair's folder
-            running.server_main(self.root, req_r, rep_w, self.log_dir)
-
-        self._adopt(fork_server(self.root, serve))
-
-    def _run_subprocess(self, rel: str) -> dict[str, Any]:
-        """Without fork: a plain pytest subprocess, its verdicts from ``--junit-xml``."""
-        import subprocess
-        import tempfile
-        import xml.etree.ElementTree as ET
-
-        result: dict[str, Any] = {"file": rel, "koans": [], "broken": None, "skipped": None,
-                                  "elapsed": 0.0}
-        with tempfile.TemporaryDirectory() as tmp:
-            report = Path(tmp) / "steps.xml"
-            command = [sys.executable, "-m", "pytest", *kata_pytest_args(self.root),
-                       f"--junit-xml={report}", "-o", "junit_logging=no"]
-            try:
-                subprocess.run(command, cwd=self.root, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, timeout=self.timeout * 10, check=False)
-                tree = ET.parse(report)
-            except (subprocess.TimeoutExpired, OSError, ET.ParseError):
-                result["broken"] = {"nodeid": rel, "kind": "timeout", "file": rel, "line": 0,
-                                    "message": f"{rel}: the steps ran too long (an infinite loop?)"}
-                return result
-        for case in tree.iter("testcase"):
-            name = case.get("name", "")
-            failed = case.find("failure") is not None or case.find("error") is not None
-            skipped = case.find("skipped")
-            kind = "wrong" if failed else ("hidden" if skipped is not None else "passed")
-            text = ""
-            for tag in ("failure", "error", "skipped"):
-                node = case.find(tag)
-                if node is not None:
-                    text = node.get("message") or ""
-            result["koans"].append({"nodeid": f"{rel}::{name}", "step": name, "kind": kind,
-                                    "file": rel, "line": 0, "message": text})
-        return result
-
-
-# ---------------------------------------------------------------------------------------------
-# The session
-
-
-@dataclass
-class Step:
-    number: int
-    name: str
-    lesson: str
-    first_line: int
-    last_line: int
-    skip_lines: tuple[int, int] | None  # the docstring's lines, shown as the lesson instead
-    revealed: float | None = None
-    green: float | None = None
-    hints: int = 0
-    driver: str = ""
-
-    def seconds(self, now: float) -> float:
-        if self.revealed is None:
-            return 0.0
-        return (self.green if self.green is not None else now) - self.revealed
 
 
 @dataclass
@@ -251,8 +55,8 @@ class BuildKata:
         self.module = module_of(workspace)
         self.steps_path = workspace / STEPS
         self.steps_text = self.steps_path.read_text(encoding="utf-8")
-        self.steps = self._read_steps()
-        self.hints = self._read_hints()
+        self.steps = read_steps(self.steps_path)
+        self.hints = read_hints(workspace)
         self.runner = StepRunner(workspace, timeout * TIMEOUT_FACTOR)
         self.runner.SLOW = 2.0  # Hypothesis steps take their time: say so only when it is long
         self.needs = KoanFile(workspace, STEPS).needs()
@@ -265,26 +69,6 @@ class BuildKata:
         self.prefix = shown(workspace)
 
     # -- reading the kata -----------------------------------------------------------------------
-
-    def _read_steps(self) -> list[Step]:
-        steps = []
-        for number, node in enumerate(step_nodes(self.steps_path), 1):
-            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            doc = None
-            if node.body and isinstance(node.body[0], ast.Expr) and isinstance(
-                    getattr(node.body[0], "value", None), ast.Constant):
-                doc = (node.body[0].lineno, node.body[0].end_lineno or node.body[0].lineno)
-            steps.append(Step(number, node.name, ast.get_docstring(node) or "", first,
-                              node.end_lineno or node.lineno, doc))
-        return steps
-
-    def _read_hints(self) -> dict[str, list[str]]:
-        try:
-            data = read_toml(self.workspace / "hints.toml")
-        except Exception:
-            return {}
-        return {name: [str(h) for h in entry.get("hints", [])]
-                for name, entry in data.items() if isinstance(entry, dict)}
 
     @property
     def current(self) -> Step | None:
@@ -545,7 +329,7 @@ class BuildKata:
         with contextlib.suppress(AttributeError, OSError, ValueError):
             sys.stdin.fileno()
             inputs = [sys.stdin]
-        keys = _keys(sys.stdin)  # on a terminal, as in watch mode: one key acts, no Enter
+        keys_ = keys(sys.stdin)  # on a terminal, as in watch mode: one key acts, no Enter
 
         def interrupt() -> bool:
             """A save while the steps run (an endless loop, say) starts them over."""
@@ -564,7 +348,7 @@ class BuildKata:
                 until_tick = 1.0 - (now % 1.0) + 0.01 if self.status.live else 1.0
                 changed, ready = wait(watcher, until_tick, inputs)
                 if ready:
-                    line = keys.read()
+                    line = keys_.read()
                     if not line:
                         inputs = []
                     elif self.command(line):
@@ -574,7 +358,7 @@ class BuildKata:
                 self.tick()
         finally:
             self.runner.interrupt = self.runner.slow = None
-            keys.restore()
+            keys_.restore()
             watcher.close()
 
     def _ours(self, path: str) -> bool:
@@ -605,7 +389,7 @@ class BuildKata:
         self.write()
         self.write(s(f"Kata summary: {self.name}", "bold") + f"  {clock(summary['seconds'])} in all, "
                    f"{summary['green']} of {summary['total']} steps green, "
-                   f"{_count(summary['swaps'], 'swap')}, {_count(summary['hints'], 'hint')}"
+                   f"{count(summary['swaps'], 'swap')}, {count(summary['hints'], 'hint')}"
                    + ("" if summary["finished"] else " (stopped early)"))
         width = max(len(step.name) for step in self.steps) if self.steps else 20
         for row in summary["steps"]:
@@ -619,30 +403,6 @@ class BuildKata:
                      f"Again from scratch: {RUNNER} kata {self.name}", "dim"))
         summary["summary_path"] = str(target)
         return summary
-
-
-class _Lines:
-    """Commands a line at a time (where watch mode's single keys are not available)."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-
-    def read(self) -> str:
-        return str(self.stream.readline())
-
-    def restore(self) -> None:
-        pass
-
-
-def _keys(stream: Any) -> Any:
-    from . import watch
-
-    single = getattr(watch, "_SingleKeys", None)
-    return single(stream) if single is not None else _Lines(stream)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def run(course: Course, folder: Path, *, swap_minutes: float, swap_steps: int, pair: list[str],

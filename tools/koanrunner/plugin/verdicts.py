@@ -1,0 +1,329 @@
+"""The verdict on a koan: passed, skipped, blank, wrong, error, timeout, changed or broken,
+with a short message that points at the learner's line.
+
+A failing koan is classified and, unless ``--koans-raw`` is given, its report is replaced by
+that message. The verdict travels in ``report.user_properties`` (so it survives ``-n auto``);
+the path summary, the runner and the checker read it from there. A koan that passed or skipped
+counts only when the learner's file differs from the pristine koan at its blanks alone.
+"""
+
+from __future__ import annotations
+
+import ast
+import os
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from . import current
+from .blanks import UnfilledBlank
+from .environment import KoanTimeout
+from .exact import TooBroad
+from .sources import (
+    Source,
+    alignment_of,
+    course_part,
+    deepest_line,
+    koan_notes,
+    misconception_for,
+    qualname,
+    relative,
+    source_of,
+    typed_fills,
+)
+
+PROPERTY = "koan"
+
+
+@dataclass
+class Verdict:
+    kind: str  # passed | skipped | blank | wrong | error | timeout | broken
+    file: str
+    line: int
+    message: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "file": self.file, "line": self.line, "message": self.message}
+
+
+
+
+def _short(value: object) -> str:
+    from _pytest._io.saferepr import saferepr
+
+    return saferepr(value, maxsize=160)
+
+
+def _chain(exc: BaseException | None) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        yield exc
+        for inner in getattr(exc, "exceptions", ()):  # an exception group's members
+            if isinstance(inner, BaseException):
+                yield from _chain(inner)
+        exc = exc.__cause__ or exc.__context__
+
+
+
+
+def classify(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException]) -> Verdict:
+    path = Path(str(item.path))
+    rel = relative(path, item.config)
+    src = source_of(path)
+    exc = excinfo.value
+    line = deepest_line(excinfo.tb, path) or (item.reportinfo()[1] or 0) + 1
+    first, last = src.statement_header(line)
+    blanks_here = src.blanks_between(first, last)
+    code = src.line(line).strip()
+    hit_blank = any(isinstance(e, UnfilledBlank) for e in _chain(exc))
+
+    if blanks_here or hit_blank:
+        if not blanks_here:
+            func = src.function(getattr(item, "originalname", item.name))
+            blanks_here = src.blanks_between(func.lineno, func.end_lineno or func.lineno) if func else []
+        where = blanks_here[0] if blanks_here else line
+        text = f"{rel}:{where}: fill in the blank on line {where}\n    {src.line(where).strip()}"
+        if where != line:
+            text += f"\n  (the blank reached line {line} unfilled: {code})"
+        return Verdict("blank", rel, where, text + _branch_note(src, where))
+
+    name = getattr(item, "originalname", item.name)
+    notes = koan_notes(path, item.config.rootpath, name)
+    typed = typed_fills(item) if course_part(path, item.config.rootpath) == "koans" else None
+    if isinstance(exc, KoanTimeout):
+        return Verdict("timeout", rel, line, f"{rel}:{line}: stopped here: {exc}\n    {code}")
+    wrong_class = _exception_fill_failed(item, excinfo, path, typed)
+    if wrong_class is not None:
+        fill, where = wrong_class
+        if isinstance(exc, TooBroad):
+            head = (f"too broad: Python raised {exc.raised.__name__}, a kind of "
+                    f"{exc.wrote.__name__}: name the exact class")
+        else:
+            head = f"you wrote {fill.text}, Python raised {type(exc).__name__}: {exc}"
+        text = f"{rel}:{where}: not yet: {head}\n    {src.line(where).strip()}"
+        text += _why(misconception_for(notes, [fill]))
+        return Verdict("wrong", rel, where, text + _branch_note(src, where))
+    if isinstance(exc, AssertionError):
+        compare = current.last_compare(item.nodeid)
+        if compare:
+            op, left, right, value = compare
+            if op in ("==", "is"):
+                head = f"you wrote {right}, Python says {left}"
+            elif op in ("!=", "is not"):
+                head = f"Python says both sides are {left}"
+            else:
+                head = f"Python says this is false: {left} {op} {right}"
+            text = f"{rel}:{line}: not yet: {head}\n    {code}"
+        else:
+            detail = str(exc).split("\n")[0]
+            text = f"{rel}:{line}: not yet: this assertion is still false\n    {code}"
+            if detail and not detail.startswith("assert "):
+                text += f"\n  {detail}"
+            value = NotImplemented
+        text += _falsifying_example(exc)
+        text += _why(misconception_for(notes, typed, value))
+        return Verdict("wrong", rel, line, text + _branch_note(src, line))
+
+    text = f"{rel}:{line}: Python raised {type(exc).__name__}: {exc}\n    {code}"
+    return Verdict("error", rel, line, text + _falsifying_example(exc) + _branch_note(src, line))
+
+
+def _why(note: str | None) -> str:
+    if not note:
+        return ""
+    return "\n\n  A common thought, and why it fails:\n" + "\n".join("  " + row for row in note.splitlines())
+
+
+def _exception_fill_failed(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException],
+                           path: Path, typed: list[Any] | None) -> tuple[Any, int] | None:
+    """The exception blank that failed, and its line: one filled too broadly, or one whose
+    ``with pytest.raises`` let a different exception through from its body."""
+    fills = [f for f in typed or () if f.raises_span and f.filled]
+    if not fills:
+        return None
+    if isinstance(excinfo.value, TooBroad):
+        return fills[0], fills[0].raises_span[0]
+    target = os.path.normcase(str(path))
+    found = None
+    tb = excinfo.tb
+    while tb is not None:  # the innermost frame of the file that stands in a raises' body
+        if os.path.normcase(tb.tb_frame.f_code.co_filename) == target:
+            for fill in fills:
+                first, last = fill.raises_span
+                if first < tb.tb_lineno <= last:
+                    found = (fill, first)
+        tb = tb.tb_next
+    return found
+
+
+def _falsifying_example(exc: BaseException) -> str:
+    """Hypothesis notes the input that broke the koan; the learner needs to see it."""
+    rows = [str(n) for n in getattr(exc, "__notes__", ())  # the wording varies by version
+            if str(n).startswith(("Falsifying example", "Failing test case", "Falsifying explicit"))]
+    if not rows:
+        return ""
+    return "\n  Hypothesis found an input that breaks it:\n" + "\n".join(
+        "    " + row for note in rows for row in note.splitlines())
+
+
+def _branch_note(src: Source, line: int) -> str:
+    """Which way a version branch goes on this Python, when the line sits inside one."""
+    if src.tree is None or not line:
+        return ""
+    for node in ast.walk(src.tree):
+        if not isinstance(node, ast.If) or "version_info" not in ast.unparse(node.test):
+            continue
+        body_end = max(getattr(n, "end_lineno", 0) or 0 for n in node.body)
+        in_body = node.body[0].lineno <= line <= body_end
+        in_else = bool(node.orelse) and node.orelse[0].lineno <= line <= (node.end_lineno or 0)
+        if not (in_body or in_else):
+            continue
+        condition = ast.unparse(node.test)
+        try:
+            taken = bool(eval(condition, {"sys": sys}))
+        except Exception:
+            continue
+        version = f"{sys.version_info[0]}.{sys.version_info[1]}"
+        part = "the `if` part" if in_body else "the `else` part"
+        return (f"\n  (on this Python, {version}, `{condition}` is {taken}: {part} is the one "
+                "that runs here)")
+    return ""
+
+
+def broken_file(path: Path, config: pytest.Config) -> Verdict:
+    """Why a koan file cannot even be imported: a SyntaxError, NameError, ImportError..."""
+    rel = relative(path, config)
+    try:
+        text = path.read_bytes()
+    except OSError as err:
+        return Verdict("broken", rel, 0, f"{rel}: cannot read this file: {err.strerror}")
+    try:
+        code = compile(text, str(path), "exec")
+    except SyntaxError as err:
+        line = err.lineno or 0
+        pointer = " " * max((err.offset or 1) - 1, 0) + "^"
+        shown = (err.text or "").rstrip("\n")
+        message = f"{rel}:{line}: Python cannot read this file: {err.msg}\n    {shown}\n    {pointer}"
+        return Verdict("broken", rel, line, message)
+    namespace = {"__name__": f"koan_import_check_{abs(hash(rel))}", "__file__": str(path)}
+    try:
+        exec(code, namespace)  # re-run the import to find the learner's line
+    except BaseException as err:
+        if type(err).__name__ == "Skipped":
+            raise
+        line = deepest_line(err.__traceback__, path)
+        shown = source_of(path).line(line).strip()
+        message = (
+            f"{rel}:{line}: this file stops before any koan runs: "
+            f"{type(err).__name__}: {err}\n    {shown}"
+        )
+        return Verdict("broken", rel, line, message)
+    return Verdict("broken", rel, 0, f"{rel}: pytest could not collect this file")
+
+
+
+
+
+
+# --------------------------------------------------------------------------------------------
+# Hooks
+
+
+def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> None:
+    item = current.item()
+    if item is not None:
+        current.compared(item.nodeid, op, _short(left), _short(right), right)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
+    current.enter(item)
+    try:
+        yield
+    finally:
+        current.leave()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    outcome = yield
+    report = outcome.get_result()
+    # Hypothesis (where libcst is installed) turns a failing example into a patch that adds an
+    # @example to the test, writes it under .hypothesis/patches/ and says "git apply" it: a
+    # change outside the blanks, and ~0.4 s a save. The example is shown in the verdict instead.
+    item.__dict__.pop("_hypothesis_failing_examples", None)
+    path = Path(str(item.path))
+    part = course_part(path, item.config.rootpath)
+    if part is None:
+        return
+    if report.when == "call" or (report.when == "setup" and not report.passed):
+        rel = relative(path, item.config)
+        if report.passed or report.skipped:
+            verdict = _unchanged(item, path, rel) if part == "koans" else None
+            if verdict is not None:  # it passed or skipped, but not as the koan asks
+                report.outcome = "failed"
+                report.longrepr = verdict.message
+            elif report.passed:
+                verdict = Verdict("passed", rel, 0, "")
+            else:
+                reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+                verdict = Verdict("skipped", rel, 0, reason)
+        elif call.excinfo is not None:
+            verdict = classify(item, call.excinfo)
+            if not item.config.getoption("koans_raw"):
+                report.longrepr = verdict.message
+        else:
+            return
+        report.user_properties.append((PROPERTY, verdict.as_dict()))
+    current.forget(item.nodeid)
+
+
+def _unchanged(item: pytest.Item, path: Path, rel: str) -> Verdict | None:
+    """None when the learner's koan differs from the pristine one at its blanks alone; else
+    the verdict that says where it differs (a pass or skip there does not count)."""
+    found, why = alignment_of(path, item.config.rootpath)
+    if found is None:
+        return Verdict("changed", rel, 0, f"{rel}: this koan ran, but it cannot be compared with "
+                       f"its original ({why}), so it does not count as solved")
+    line = found.changed_at(qualname(item))
+    if line is None:
+        return None
+    code = source_of(path).line(line).strip()
+    if why:  # compared with the answer key, for want of a pristine copy
+        return Verdict("changed", rel, line, (
+            f"{rel}:{line}: this koan ran, but no pristine copy of the file is known ({why}), "
+            "and it differs from the answer key here, so it cannot be proven solved.\n    " + code))
+    return Verdict("changed", rel, line, (
+        f"{rel}:{line}: changed outside the blanks: this line differs from the original koan, "
+        f"so the koan does not count as solved. Only the blanks are yours to fill: put the line "
+        f"back (or `python tools/koans.py reset {rel}`, which backs up your version first)."
+        f"\n    {code}"))
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
+    outcome = yield
+    report = outcome.get_result()
+    path = getattr(collector, "path", None)
+    if isinstance(collector, pytest.Module) and path is not None and \
+            course_part(Path(str(path)), collector.config.rootpath) == "koans":
+        alignment_of(Path(str(path)), collector.config.rootpath)  # keeps a pristine copy
+    if (
+        isinstance(collector, pytest.Module)
+        and path is not None
+        and course_part(Path(str(path)), collector.config.rootpath)
+    ):
+        if report.failed:
+            verdict = broken_file(Path(str(path)), collector.config)
+            report.koan_verdict = verdict.as_dict()
+            if not collector.config.getoption("koans_raw"):
+                report.longrepr = verdict.message
+        elif report.skipped:
+            reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+            rel = relative(Path(str(path)), collector.config)
+            report.koan_verdict = Verdict("skipped", rel, 0, reason).as_dict()
