@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
@@ -32,6 +33,10 @@ class App:
             self.store.notes.append(f"you cannot write to {self.course.root}: the runner keeps your "
                                     f"progress in {self.course.state_dir} (copy the course to a "
                                     f"folder of your own to solve its koans)")
+        if os.environ.get("PYTEST_ADDOPTS"):
+            self.store.notes.append(f"PYTEST_ADDOPTS ({os.environ['PYTEST_ADDOPTS']}) is set; the "
+                                    "runner ignores it for its own runs (plain pytest still "
+                                    "takes it)")
         self.pristine = Pristine(self.course)
         self.runner = runner or Runner(self.course.root, timeout)
         self.view = View(style or Style())
@@ -50,6 +55,8 @@ class App:
     def step(self, show_progress: bool = True, clear: bool = False) -> Shown:
         self.path.known = self.pristine.known() + self.pristine.snapshot()
         walk = self.path.walk()
+        walk.notes += self.store.notes  # what the store could not do during the walk (save)
+        self.store.notes.clear()
         if walk.cancelled:  # a newer save is waiting: nothing to show for this one
             return Shown(walk, False)
         stop = walk.stop
@@ -153,6 +160,13 @@ class App:
         if not stop.name:
             self.view.write(f"{stop.file.rel} does not load yet, so no koan in it can be hinted: "
                             "fix the line the message points at first.")
+            return False
+        broken = self.course.hints_error(stop.file.topic)
+        if broken:
+            rel = f"koans/{stop.file.topic}/hints.toml"
+            self.view.write(f"{rel} does not parse ({broken}), so no hint can be read. Put the "
+                            f"course's own back with: python tools/koans.py reset koans/{stop.file.topic} "
+                            "(your koan files are backed up first; only what differs is touched)")
             return False
         hints = [str(h) for h in self.course.hints(stop.file.topic, stop.name).get("hints", [])]
 

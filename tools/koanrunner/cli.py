@@ -44,9 +44,9 @@ def parser() -> argparse.ArgumentParser:
     kata.add_argument("topic", nargs="?", metavar="NAME", default=None,
                       help="a kata (01_ieee754, ieee754, katas/01) or a topic (03, "
                       "03_text_and_bytes); none: list the katas")
-    kata.add_argument("--swap-minutes", type=float, default=5.0, metavar="N",
+    kata.add_argument("--swap-minutes", type=minutes, default=5.0, metavar="N",
                       help="prompt a driver swap every N minutes (0: never; default 5)")
-    kata.add_argument("--swap-steps", "--swap-koans", dest="swap_koans", type=int, default=None,
+    kata.add_argument("--swap-steps", "--swap-koans", dest="swap_koans", type=count, default=None,
                       metavar="K", help="prompt a driver swap every K green steps or solved "
                       "koans (0: never; default: 1 for a kata's steps, 0 for a topic's koans)")
     kata.add_argument("--pair", default="", metavar="NAMES",
@@ -54,22 +54,71 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+MIN_TIMEOUT = 0.5  # below this, a koan that only starts slowly would be called endless
+
+
 def seconds(text: str) -> float:
-    """A --timeout value: finite seconds above zero (an endless koan must always be stopped)."""
+    """A --timeout value: finite seconds, at least MIN_TIMEOUT (an endless koan must always be
+    stopped, and a koan that is merely slow to start must not be called endless)."""
     import math
 
     try:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
+    if not math.isfinite(value) or value < MIN_TIMEOUT:
         raise argparse.ArgumentTypeError(
-            f"{text!r}: give a finite number of seconds above 0, e.g. 10 (an endless koan "
-            "must always be stopped)")
+            f"{text!r}: give a finite number of seconds, {MIN_TIMEOUT:g} or more, e.g. 10 (an "
+            "endless koan must always be stopped, and a slow one must have time to start)")
     return value
 
 
+def minutes(text: str) -> float:
+    """A --swap-minutes value: finite minutes, 0 (never) or more."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of minutes") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a finite number of minutes, 0 (never "
+                                         "prompt a swap) or more, e.g. 5")
+    return value
+
+
+def count(text: str) -> int:
+    """A --swap-steps value: a whole number, 0 (never) or more."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 (never) or more")
+    return value
+
+
+def _readable_output() -> None:
+    """Whatever the terminal's encoding (PYTHONIOENCODING=ascii, a cp1252 console), a character
+    it cannot show is written escaped, never a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, ValueError, OSError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+
+
+def missing_pytest() -> str | None:
+    """Why this Python cannot run koans (pytest is not installed for it), or None."""
+    import importlib.util
+
+    if importlib.util.find_spec("pytest") is not None:
+        return None
+    return (f"pytest is not installed for this Python ({sys.executable}), so no koan can run. "
+            "Activate the course's virtual environment (. .venv/bin/activate) or install what "
+            "the course needs: python -m pip install -e .")
+
+
 def main(argv: list[str] | None = None) -> int:
+    _readable_output()
     args = parser().parse_args(argv)
     root = args.root.resolve() if args.root else FsPath(default_root())
     color = {"always": True, "never": False}.get(args.color)
@@ -79,6 +128,10 @@ def main(argv: list[str] | None = None) -> int:
               "(or pass --root).", file=sys.stderr)
         return 2
     command = args.command or "run"
+    why = missing_pytest() if command in RUNS_KOANS or command == "kata" else None
+    if why:
+        print(why, file=sys.stderr)
+        return 2
     try:
         if command == "kata":
             from . import kata
@@ -149,17 +202,45 @@ def cmd_goto(app: Any, args: Any) -> int:
         app.store.update(lambda d: d.__setitem__("start", None))
         app.view.write(f"The path starts at the beginning again. Next: {RUNNER}")
         return 0
-    files = app.course.resolve(args.target, app.pristine.known())
-    if not files:
-        app.view.write(f"No topic or koan file matches {args.target!r}; see {RUNNER} list")
+    found = _koans_named(app, args.target)
+    if isinstance(found, str):
+        app.view.write(found)
         return 2
-    start = files[0].rel if args.target.endswith(".py") or "::" in args.target else \
+    files, koan = found
+    start = files[0].rel if args.target.endswith(".py") or koan else \
         "/".join(files[0].rel.split("/")[:2])
-    if "::" in args.target:  # a koan: the path starts at it, inside its file
-        start += "::" + args.target.split("::", 1)[1]
-    app.store.update(lambda d: d.__setitem__("start", start))
+    if koan:  # a koan: the path starts at it, inside its file
+        start += "::" + koan
+    back = start[len("koans/"):]
+
+    def change(data: dict[str, Any]) -> list[str]:
+        data["start"] = start
+        # A koan put aside comes back when the learner goes to it (or to its file or topic).
+        returned = [k for k in data["skipped"] if k == back or k.startswith(back.rstrip("/") + ("::" if koan or back.endswith(".py") else "/"))]
+        data["skipped"] = [k for k in data["skipped"] if k not in returned]
+        return returned
+
+    returned = app.store.update(change)
     app.view.write(f"The path now starts at {start}. Next: {RUNNER}")
+    if returned:
+        app.view.write(f"Back on the path (no longer put aside): {', '.join(returned)}")
     return cmd_run(app, args)
+
+
+def _koans_named(app: Any, target: str) -> tuple[list[Any], str] | str:
+    """The koan files (and the koan) a goto or skip names, or why it names none."""
+    files = app.course.resolve(target, app.pristine.known())
+    known = set(app.pristine.known())
+    files = [f for f in files if f.exists() or f.rel in known]
+    if not files:
+        return f"No topic, koan file or koan matches {target[:200]!r}; see {RUNNER} list"
+    koan = target.split("::", 1)[1].strip() if "::" in target else ""
+    if koan:
+        names = files[0].expected_names() or files[0].test_names()
+        if koan.split("[")[0] not in names:
+            return (f"{files[0].rel} has no koan named {koan[:200]!r}; its koans: "
+                    f"{', '.join(names) or 'none'}")
+    return files, koan
 
 
 def cmd_skip(app: Any, args: Any) -> int:
@@ -170,6 +251,15 @@ def cmd_skip(app: Any, args: Any) -> int:
             app.view.done()
             return 0
         key = stop.key
+    else:
+        target = key if key.startswith("koans/") else f"koans/{key}"
+        found = _koans_named(app, target)
+        if isinstance(found, str) or not found[1]:
+            app.view.write(found if isinstance(found, str) else
+                           f"skip puts one koan aside: name it as FILE::koan, e.g. "
+                           f"{found[0][0].rel}::{(found[0][0].expected_names() or ['test_x'])[0]}")
+            return 2
+        key = f"{found[0][0].rel}::{found[1]}"
     key = key[len("koans/"):] if key.startswith("koans/") else key
 
     def change(data: dict[str, Any]) -> None:
@@ -177,8 +267,8 @@ def cmd_skip(app: Any, args: Any) -> int:
             data["skipped"].append(key)
 
     app.store.update(change)
-    app.view.write(f"Put aside: {key}. It comes back once the rest of the path is solved. "
-                   f"Next: {RUNNER}")
+    app.view.write(f"Put aside: {key}. It comes back once the rest of the path is solved, or "
+                   f"at once with: {RUNNER} goto koans/{key}. Next: {RUNNER}")
     return cmd_run(app, args)
 
 
@@ -223,6 +313,9 @@ def cmd_restore(app: Any, args: Any) -> int:
         app.view.write(f"restored {rel} from {stamp}")
     if saved:
         app.view.write(f"What it replaced is backed up too: {RUNNER} restore {saved}")
+    if files:  # check the restored work now, so that list and the path agree with it at once
+        app.view.write()
+        app.step()
     return 1 if failed else 0
 
 

@@ -33,11 +33,15 @@ from .source import (  # reading source and aligning files: the rest of the mode
     looks_pristine,
     parse,
     read_source,
+    restatement,
+    node_at,
     test_functions,
 )
 
 KOANS = "koans"
 ANSWERS = "answers"
+KATAS_CONFTEST = "koans/katas/conftest.py"
+PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 TEST_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(test_\w+)", re.M)
 NEEDS = {
     "torch": re.compile(r"^\s*(?:import|from)\s+torch\b|importorskip\(\s*['\"]torch", re.M),
@@ -243,6 +247,24 @@ class Course:
         named = [f for f in files if f.topic == topic]
         return named or [f for f in files if f.topic.split("_")[0] == topic or f.topic.startswith(topic + "_")]
 
+    def foreign_files(self) -> list[str]:
+        """Files in ``koans/`` the course did not ship and that would change what pytest does
+        there: a conftest (one beside the koans, or the katas' own changed), a pytest
+        configuration file. While one is there, no verdict can be trusted."""
+        found = []
+        folders = [self.koans_dir] + [self.koans_dir / name for name in listing(str(self.koans_dir))
+                                      if (self.koans_dir / name).is_dir()]
+        for folder in folders:
+            for name in listing(str(folder)):
+                rel = (folder / name).relative_to(self.root).as_posix()
+                if name in PYTEST_CONFIGS or (name == "conftest.py" and rel != KATAS_CONFTEST):
+                    found.append(rel)
+        katas = self.root / KATAS_CONFTEST
+        shipped = self.root / ANSWERS / "katas" / "conftest.py"
+        if katas.is_file() and shipped.is_file() and _bytes(katas) != _bytes(shipped):
+            found.append(KATAS_CONFTEST)
+        return found
+
     def lesson_of_topic(self, topic: str) -> str:
         try:
             return (self.koans_dir / topic / "README.md").read_text(encoding="utf-8")
@@ -252,8 +274,33 @@ class Course:
     def hints(self, topic: str, name: str) -> dict[str, Any]:
         return dict(_load_toml(self.koans_dir / topic / "hints.toml").get(name, {}))
 
+    def hints_error(self, topic: str) -> str | None:
+        """Why a topic's hints.toml cannot be read (None when it reads, or is not there)."""
+        path = self.koans_dir / topic / "hints.toml"
+        if not path.is_file():
+            return None
+        try:
+            read_toml(path)
+        except Exception as err:  # any parse error
+            return f"{type(err).__name__}: {err}"
+        return None
+
     def hints_file(self, path: Path) -> dict[str, Any]:
         return _load_toml(path)
+
+
+def _bytes(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
+
+
+def foreign_message(files: list[str]) -> str:
+    listed = ", ".join(files)
+    return (f"{listed} {'is' if len(files) == 1 else 'are'} not part of the course: a file like "
+            "that changes what pytest does with the koans, so no koan counts as solved while it "
+            f"is there. Move it out of koans/ (or bring the course's own back with git checkout).")
 
 
 def _load_toml(path: Path) -> dict[str, Any]:
@@ -283,9 +330,34 @@ def _load_toml_cached(path: Path, stamp: int) -> dict[str, Any]:
 
 
 __all__ = [
-    "ANSWERS", "BLANK_NAMES", "KOANS", "SUPPORT_FILES", "Alignment", "Course", "Filled", "KoanFile",
-    "KoanSource", "Topic", "align", "answer_lines", "blank_columns", "copy_support", "decode",
-    "is_presolved", "is_pristine_of", "koan_key", "koan_source", "listing", "looks_pristine",
-    "parse", "read_source", "read_toml", "test_functions", "test_name",
+    "ANSWERS",
+    "BLANK_NAMES",
+    "KOANS",
+    "SUPPORT_FILES",
+    "Alignment",
+    "Course",
+    "Filled",
+    "KoanFile",
+    "KoanSource",
+    "Topic",
+    "align",
+    "answer_lines",
+    "blank_columns",
+    "copy_support",
+    "decode",
+    "foreign_message",
+    "is_presolved",
+    "is_pristine_of",
+    "koan_key",
+    "koan_source",
+    "listing",
+    "looks_pristine",
+    "node_at",
+    "parse",
+    "read_source",
+    "read_toml",
+    "restatement",
+    "test_functions",
+    "test_name",
 ]
 

@@ -113,19 +113,41 @@ class Pristine:
         recorded = self._manifest().get(rel)
         return key is None or recorded is None or recorded == key
 
+    def answer(self, rel: str) -> str | None:
+        """The answer file of koan file ``rel`` (or the answer file ``rel``) as the course shipped
+        it: the working copy, unless it differs from the one recorded at the snapshot (or no
+        snapshot recorded one) and git holds another version at HEAD: then that one. The answer
+        key says what a koan is only as shipped; an edit to it proves nothing."""
+        koan_rel = KOANS + rel[len("answers"):] if rel.startswith("answers/") else rel
+        answer_rel = "answers" + koan_rel[len(KOANS):]
+        working = read_source(self.course.root / answer_rel)
+        recorded = self._manifest().get(koan_rel)
+        if working is not None and recorded is not None and recorded == self._answer_key(koan_rel):
+            return working
+        shipped = self._git_head(answer_rel)
+        return shipped if shipped is not None else working
+
     def text(self, rel: str) -> tuple[str | None, str]:
         """The pristine text of a koan file and where it came from (or None and why not).
 
         A candidate is pristine when it is the answer file with blanks where the fills are
         (``is_pristine_of``); without an answer file, when every koan in it still has a blank.
-        Candidates: the snapshot, the file itself as it is now (then it is snapshotted), git."""
+        Candidates: the snapshot, the file itself as it is now (then it is snapshotted), git.
+        They are proven against the answer file as it is, or else as the course shipped it."""
         if not rel.endswith(".py"):
             try:
                 return (self.dir / rel).read_text(encoding="utf-8"), "the snapshot"
             except (OSError, UnicodeDecodeError):
                 return None, f"no pristine copy of {rel} is known"
-        answer = read_source(self.course.file(rel).answer_path)
+        working = read_source(self.course.file(rel).answer_path)
+        found = self._proven(rel, working)
+        if found[0] is None:
+            shipped = self.answer(rel)
+            if shipped is not None and shipped != working:
+                found = self._proven(rel, shipped)
+        return found
 
+    def _proven(self, rel: str, answer: str | None) -> tuple[str | None, str]:
         def valid(text: str | None) -> bool:
             if text is None:
                 return False
@@ -149,6 +171,20 @@ class Pristine:
             return None, (f"the snapshot of {rel} already has solved koans (they were filled before"
                           " the runner first ran) and git has no pristine version")
         return None, f"no pristine copy of {rel} is known (no snapshot, no git history)"
+
+    def _git_head(self, rel: str) -> str | None:
+        """``rel`` as committed at HEAD, or None (no git, not tracked)."""
+        try:
+            shown = subprocess.run(["git", "show", f"HEAD:{rel}"], cwd=self.course.root,
+                                   capture_output=True, timeout=20, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        if shown.returncode != 0:
+            return None
+        try:
+            return shown.stdout.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
 
     def _take(self, rel: str) -> None:
         """Snapshot one file now (a read-only checkout simply keeps none)."""
@@ -250,7 +286,8 @@ class Pristine:
 
     def reset(self, rels: list[str], on_backup: Callable[[str], None] | None = None
               ) -> tuple[list[str], list[str], str | None]:
-        """Restore pristine files, and a topic's lesson and hints where they are gone. Returns
+        """Restore pristine files, and a topic's lesson and hints where they are gone (the hints
+        also where they no longer parse). Returns
         (reset files, refusals, backup stamp). What is backed up is only what differs from
         pristine (so a second reset never buries the learner's work under a pristine copy), and
         the backup is announced (``on_backup``) before any file is written."""
@@ -265,7 +302,8 @@ class Pristine:
         for topic in sorted({rel.split("/")[1] for rel in texts}):
             for name in ("README.md", "hints.toml"):
                 rel = f"{KOANS}/{topic}/{name}"
-                if not (self.course.root / rel).exists():
+                broken = name == "hints.toml" and self.course.hints_error(topic) is not None
+                if broken or not (self.course.root / rel).exists():
                     text, _ = self.text(rel)
                     if text is not None:
                         texts[rel] = text

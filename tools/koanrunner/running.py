@@ -155,8 +155,9 @@ class Runner:
             command = [sys.executable, "-m", "pytest", str(self.root / rel), "--rootdir",
                        str(self.root), "-p", "no:cacheprovider", "-q", "--koans-json", str(target),
                        "--koans-timeout", str(self.timeout)]  # SIGALRM, where there is one
+            env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
             try:
-                subprocess.run(command, cwd=self.root, stdout=subprocess.DEVNULL,
+                subprocess.run(command, cwd=self.root, env=env, stdout=subprocess.DEVNULL,
                                stderr=subprocess.DEVNULL, timeout=self.timeout * 3 + 10, check=False)
             except subprocess.TimeoutExpired:
                 line = 0

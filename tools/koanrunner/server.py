@@ -305,6 +305,7 @@ def server_main(root: Path, req_fd: int, rep_fd: int, log_dir: Path) -> None:
         import pytest
 
         os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+        os.environ.pop("PYTEST_ADDOPTS", None)  # the runner's pytest is the runner's (see App)
         os.chdir(root)
         code = int(pytest.main(pytest_args(root, ["koans"]), plugins=[server.plugin()]))
     except BaseException as err:  # the session could not start: serve without one

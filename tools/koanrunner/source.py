@@ -88,33 +88,26 @@ def looks_pristine(text: str) -> bool:
 
 
 def answer_lines(koan_text: str | None, answer_text: str | None, name: str) -> list[tuple[int, str]]:
-    """The answer's lines for the blanks of koan ``name``: where the pristine koan had a blank."""
+    """The answer's lines for the blanks of koan ``name``: every line of each fill (a fill may
+    span lines), found by aligning the answer with the pristine koan; without the koan, the
+    answer's lines that carry a comment (the one-line why)."""
     if not answer_text:
         return []
     answer = koan_source(answer_text, name)
     if answer is None:
         return []
     rows = answer_text.splitlines()
-    wanted: list[int] = []
-    if koan_text:
-        tree = parse(koan_text)
-        koan = koan_source(koan_text, name)
-        if tree is not None and koan is not None:
-            offsets = sorted(
-                {
-                    n.lineno - koan.first_line
-                    for n in ast.walk(tree)
-                    if isinstance(n, ast.Name)
-                    and n.id in BLANK_NAMES
-                    and koan.first_line <= n.lineno <= koan.last_line
-                }
-            )
-            wanted = [answer.first_line + off for off in offsets]
+    wanted: set[int] = set()
+    found = align(koan_text, answer_text) if koan_text else None
+    for fill in found.fills if found is not None else ():
+        if fill.test.split("::")[-1] == name and fill.filled:
+            first = int(getattr(fill.node, "lineno", 0))
+            wanted.update(range(first, int(getattr(fill.node, "end_lineno", first) or first) + 1))
     if not wanted:  # fall back to the lines that carry a comment (the one-line why)
-        wanted = [
-            n for n in range(answer.first_line, answer.last_line + 1) if "#" in rows[n - 1]
-        ]
-    return [(n, rows[n - 1].strip()) for n in wanted if 0 < n <= len(rows)]
+        wanted = {n for n in range(answer.first_line, answer.last_line + 1) if "#" in rows[n - 1]}
+    lines = [n for n in sorted(wanted) if 0 < n <= len(rows)]
+    indent = min((len(rows[n - 1]) - len(rows[n - 1].lstrip()) for n in lines), default=0)
+    return [(n, rows[n - 1][indent:].rstrip()) for n in lines]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -214,6 +207,24 @@ class _Aligner:
             line = getattr(a[0] if isinstance(a, list) and a else k[0], "lineno", None)
         self.changed.setdefault(self.test, int(line or self.line))
 
+    def _body_with_new_tests(self, k: list[Any], a: list[Any]) -> bool:
+        """A module's (or test class's) statements where the other file only adds test
+        functions of its own: the pristine statements are compared in order, and each added
+        test is a change of that test alone (the koans beside it are untouched)."""
+        names = {getattr(n, "name", None) for n in k}
+        added = [n for n in a if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))
+                 and n.name.startswith("test") and n.name not in names]
+        kept = [n for n in a if not any(n is m for m in added)]
+        seen = [getattr(n, "name", None) for n in a if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))]
+        if not added or len(kept) != len(k) or len(seen) != len(set(seen)):
+            return False
+        for x, y in zip(k, kept, strict=True):
+            self.visit(x, y)
+        prefix = f"{self.cls}::" if self.cls else ""
+        for node in added:
+            self.changed.setdefault(prefix + node.name, node.lineno)
+        return True
+
     def visit(self, k: Any, a: Any) -> None:
         if isinstance(k, ast.Name) and k.id in BLANK_NAMES:
             if not isinstance(a, ast.expr) or not self.test:
@@ -249,7 +260,12 @@ class _Aligner:
             self.test, self.cls, self.raises, self.raises_arg = outer
             self.versioned -= versioned
         elif isinstance(k, list):
-            if not isinstance(a, list) or len(k) != len(a):
+            if not isinstance(a, list):
+                self.differ(k, a)
+                return
+            if len(k) != len(a) and not self.test and self._body_with_new_tests(k, a):
+                return
+            if len(k) != len(a):
                 self.differ(k, a)
                 return
             for x, y in zip(k, a, strict=True):
@@ -283,6 +299,38 @@ def is_pristine_of(candidate: str, answer: str) -> bool:
         return False
     with_blank = {f.test for f in found.fills}
     return all(name in with_blank or is_presolved(node) for name, node in test_functions(tree))
+
+
+def restatement(func: ast.FunctionDef | ast.AsyncFunctionDef, fill: ast.AST) -> str | None:
+    """Why ``fill`` (a node inside ``func``) cannot fail whatever the machine does: it repeats
+    the other side of its comparison, or it is computed from the test's own variables. A fill is
+    a value predicted, not the question again. None when it is neither."""
+    line, col = getattr(fill, "lineno", None), getattr(fill, "col_offset", None)
+    for node in ast.walk(func):
+        if isinstance(node, ast.Compare) and len(node.comparators) == 1 and \
+                any(c.lineno == line and c.col_offset == col for c in node.comparators) and \
+                ast.dump(node.left) == ast.dump(fill):
+            return "repeats the left side of its comparison"
+    local: set[str] = set()  # bound in the body (a Hypothesis koan's parameters are its inputs)
+    for node in ast.walk(func):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            local.add(node.id)
+    used = sorted({n.id for n in ast.walk(fill) if isinstance(n, ast.Name) and n.id in local})
+    if used:
+        return f"is computed from the test's own variable{'s' * (len(used) > 1)} {', '.join(used)}"
+    return None
+
+
+def node_at(tree: ast.AST, like: ast.AST) -> ast.AST | None:
+    """The expression in ``tree`` that stands where ``like`` stands (same span, same kind)."""
+    span = (getattr(like, "lineno", None), getattr(like, "col_offset", None),
+            getattr(like, "end_lineno", None), getattr(like, "end_col_offset", None))
+    for node in ast.walk(tree):
+        if type(node) is type(like) and (getattr(node, "lineno", None), getattr(node, "col_offset", None),
+                                         getattr(node, "end_lineno", None),
+                                         getattr(node, "end_col_offset", None)) == span:
+            return node
+    return None
 
 
 SUPPORT_FILES = ("conftest.py", "pyproject.toml")

@@ -162,8 +162,13 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
         result["broken"] = {"nodeid": rel, "kind": "broken", "file": rel, "line": 0,
                             "message": message}
     order = collected or list(verdicts)
+    silent = (f"{rel}: pytest ran this file but gave no verdict: the course's pytest plugin did "
+              "not load (is conftest.py at the course root intact? git checkout conftest.py)")
+    stopped = (f"{rel}: the run stopped before this koan (the whole output: "
+               ".koans/logs/last-run.log)")
     result["koans"] = [
-        verdicts.get(n) or {"nodeid": n, "kind": "unknown", "file": rel, "line": 0, "message": ""}
+        verdicts.get(n) or {"nodeid": n, "kind": "unknown", "file": rel, "line": 0,
+                            "message": silent if not verdicts else stopped}
         for n in order
     ]
     result["elapsed"] = time.monotonic() - started

@@ -88,8 +88,9 @@ class View:
                 notes.append(f"{row['skipped']} put aside")
             if row.get("unavailable"):
                 notes.append(f"{row['unavailable']} skipped here")
-            if row.get("solved"):
-                notes.append(f"{row.get('predicted', 0)} of {row['solved']} right at the first try")
+            if row.get("predictable", row.get("solved")):
+                notes.append(f"{row.get('predicted', 0)} of {row.get('predictable', row['solved'])} "
+                             "right at the first try")
             if row["topic"] == here:
                 notes.append("you are here")
             note = s("  (" + ", ".join(notes) + ")", "dim") if notes else ""
@@ -149,6 +150,8 @@ class View:
         lines = message.splitlines()
         head = lines[0] if lines else ""
         place = f"{stop.file.rel}:{koan.get('line') or 0}"
+        if not str(koan.get("nodeid") or stop.file.rel).startswith(stop.file.rel):
+            place = str(koan.get("nodeid"))  # the trouble is in a file beside the koans
         if head.startswith(place + ": "):
             head = head[len(place) + 2:]
         elif head.startswith(stop.file.rel + ": "):
@@ -172,6 +175,12 @@ class View:
         self.write()
         if stop.koan.get("kind") == "missing":
             self.write(f"Next: restore it with  {s(f'{RUNNER} reset {stop.file.rel}', 'bold')}")
+        elif stop.koan.get("kind") == "foreign":
+            self.write(f"Next: move {s(str(stop.koan.get('nodeid')), 'bold')} out of koans/, then "
+                       f"run  {s(RUNNER, 'bold')}")
+        elif not str(stop.koan.get("nodeid") or stop.file.rel).startswith(stop.file.rel):
+            self.write(f"Next: bring back {s(str(stop.koan.get('nodeid')), 'bold')} as the message "
+                       f"says, then run  {s(RUNNER, 'bold')}")
         else:
             line = stop.koan.get("line") or ""
             where = f"{stop.file.rel}" + (f" line {line}" if line else "")
@@ -246,4 +255,5 @@ LABELS = {
     "missing": "missing",
     "changed": "changed outside the blanks",
     "unknown": "not run",
+    "foreign": "a file the course did not ship",
 }

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+import itertools
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "tools" / "koanrunner"
@@ -65,12 +66,12 @@ def test_no_import_circle_in_the_package():
     def visit(node: str, trail: list[str]) -> None:
         for nxt in sorted(edges[node]):
             if nxt in trail:
-                cycle = trail[trail.index(nxt):] + [nxt]
-                if not all(a.startswith(b + ".") or b.startswith(a + ".") for a, b in zip(cycle, cycle[1:])):
+                cycle = [*trail[trail.index(nxt):], nxt]
+                if not all(a.startswith(b + ".") or b.startswith(a + ".") for a, b in itertools.pairwise(cycle)):
                     circles.append(" -> ".join(cycle))
                 continue
             if len(trail) < 12:
-                visit(nxt, trail + [nxt])
+                visit(nxt, [*trail, nxt])
 
     for name in sorted(edges):
         visit(name, [name])

@@ -10,14 +10,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..course import align, is_presolved, read_source, read_toml, test_functions
+from ..course import align, is_presolved, read_source, read_toml, restatement, test_functions
 from .engine import Report
 
 BLANKS = ("__", "___")
 TOPIC_FILES = {"README.md", "hints.toml"}
 
 
-@dataclass
+@dataclass(eq=False)  # a fill is itself: the tricks pass keys replacements by it
 class Fill:
     """One blank of a koan and the expression that fills it in the answer."""
 
@@ -32,6 +32,7 @@ class Fill:
     text: str  # the fill's source
     node: ast.expr
     in_version_branch: bool = False  # inside an `if` on sys.version_info
+    blank_kind: str = "__"  # the blank it fills: "__" (a value) or "___" (an exception type)
 
 
 @dataclass
@@ -92,7 +93,7 @@ def compare(kf: KoanFile, koan_text: str, answer_text: str, koan: ast.Module, re
         a = filled.node
         kf.fills.append(Fill(kf.topic, kf.name, filled.test, filled.index, a.lineno, a.col_offset,
                              a.end_lineno or a.lineno, a.end_col_offset or 0, filled.text, a,
-                             filled.in_version_branch))
+                             filled.in_version_branch, filled.blank))
 
 
 def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
@@ -260,24 +261,10 @@ def normalised(text: str) -> str:
 
 
 def restates(fill: Fill, answer: ast.Module) -> str | None:
-    """Why a fill cannot fail whatever the machine does: it repeats the other side of its
-    comparison, or it is computed from the test's own variables."""
+    """Why a fill cannot fail whatever the machine does (the course model's rule, shared with
+    the plugin, which applies it to what a learner types)."""
     func = next((f for name, f in test_functions(answer) if name == fill.test), None)
-    if func is None:
-        return None
-    for node in ast.walk(func):
-        if isinstance(node, ast.Compare) and len(node.comparators) == 1 and \
-                any(c.lineno == fill.lineno and c.col_offset == fill.col for c in node.comparators) and \
-                ast.dump(node.left) == ast.dump(fill.node):
-            return "repeats the left side of its comparison"
-    local: set[str] = set()  # bound in the body (a Hypothesis koan's parameters are its inputs)
-    for node in ast.walk(func):
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            local.add(node.id)
-    used = sorted({n.id for n in ast.walk(fill.node) if isinstance(n, ast.Name) and n.id in local})
-    if used:
-        return f"is computed from the test's own variable{'s' * (len(used) > 1)} {', '.join(used)}"
-    return None
+    return restatement(func, fill.node) if func is not None else None
 
 
 def parse_or_none(path: Path) -> ast.Module | None:

@@ -218,7 +218,9 @@ class Mutant:
 
 
 def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
-                  skipped: frozenset[str] | set[str] = frozenset()) -> None:
+                  skipped: frozenset[str] | set[str] = frozenset()) -> set[tuple[str, str, str, int]]:
+    """Every fill's mutants and misconceptions; returns the fills this Python never evaluates
+    (topic, file, test, index), whose other variants prove nothing here."""
     mutants: list[Mutant] = []
     for kf in files:
         hints = hints_of(root / "koans" / kf.topic / "hints.toml", Report(), kf.topic)
@@ -238,7 +240,7 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
                 if isinstance(m, dict) and int(m.get("blank", 0)) == fill.index and m.get("fill"):
                     mutants.append(Mutant(fill, str(m["fill"]), "misconception"))
     if not mutants:
-        return
+        return set()
     with engine.scratch(root, prefix="koans-mutants-") as scratch:
         texts: dict[Path, str] = {}
         targets: list[str] = []
@@ -317,6 +319,8 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
             report.count("mutants skipped here")
         else:
             report.count("misconceptions failing" if mutant.source == "misconception" else "mutants killed")
+    return {(m.fill.topic, m.fill.file, m.fill.test, m.fill.index) for m in mutants
+            if m.source == "probe" and id(m.fill) in unevaluated}
 
 
 def _note_of(root: Path, fill: Fill, typed: str) -> str:

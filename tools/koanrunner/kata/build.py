@@ -24,7 +24,7 @@ from ..course import Course, KoanFile
 from ..path import log_event
 from ..view import RUNNER, Style
 from ..watch import make_watcher, wait
-from .session import Pair, StatusLine, clock, count, keys, save_summary, shown
+from .session import Pair, StatusLine, clock, count, keys, no_workspace, save_summary, shown
 from .steps import KATAS, STEPS, Step, StepRunner, module_of, prepare, read_hints, read_steps, title_of
 
 TIMEOUT_FACTOR = 2  # a step may run twice a koan's time: Hypothesis steps run a hundred examples
@@ -407,7 +407,10 @@ class BuildKata:
 
 def run(course: Course, folder: Path, *, swap_minutes: float, swap_steps: int, pair: list[str],
         timeout: float, style: Style) -> int:
-    workspace, moved = prepare(course, folder)
+    try:
+        workspace, moved = prepare(course, folder)
+    except OSError as err:
+        return no_workspace(course, err, style)
     kata = BuildKata(course, folder, workspace, swap_minutes=swap_minutes, swap_steps=swap_steps,
                      pair=pair, timeout=timeout, style=style)
     s = style

@@ -19,7 +19,7 @@ from ..path import log_event
 from ..pristine import Pristine
 from ..view import RUNNER, Style, View
 from ..watch import loop
-from .session import Pair, StatusLine, clock, fresh_workspace, save_summary, shown
+from .session import Pair, StatusLine, clock, fresh_workspace, no_workspace, save_summary, shown
 
 
 def prepare(course: Course, topic: str) -> tuple[Path, list[str], Path | None]:
@@ -191,6 +191,8 @@ def replay(course: Course, topic: str, *, swap_minutes: float, swap_koans: int, 
     except LookupError as err:
         style.stream.write(f"{err}\n")
         return 2
+    except OSError as err:
+        return no_workspace(course, err, style)
     status = StatusLine(style.stream)
     app = App(workspace, timeout, style)
     view = app.view = KataView(style, workspace, status)

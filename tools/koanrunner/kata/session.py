@@ -133,3 +133,11 @@ def keys(stream: Any) -> Any:
 
 def count(n: int, noun: str) -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def no_workspace(course: Course, err: OSError, style: Any) -> int:
+    """A workspace that cannot be made (a read-only course or state folder): where and why."""
+    where = err.filename or course.state_dir / "kata"
+    style.stream.write(f"The kata cannot make its workspace: {where}: {err.strerror or err}. "
+                       "Run it from a copy of the course you can write to.\n")
+    return 2

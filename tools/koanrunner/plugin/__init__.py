@@ -3,6 +3,8 @@
 - ``blanks``       ``__`` and ``___``, values that refuse every operation;
 - ``sources``      koan files read through the course model: hints, misconceptions, alignment;
 - ``current``      the koan running now and its last comparison;
+- ``fills``        what is typed at a blank must be a value of the answer's type;
+- ``guards``       nothing a fill does to the interpreter (builtins, exits, forks) counts;
 - ``exact``        exception blanks demand the exact class ("too broad");
 - ``verdicts``     classifying each koan's outcome into a learner-facing verdict;
 - ``environment``  per-koan time limits, CUDA skips, the Hypothesis profile;
@@ -17,10 +19,13 @@ import math
 
 import pytest
 
+from .. import course as model
 from .summary import SUMMARY, PathSummary
 
 pytest_plugins = [
     "koanrunner.plugin.blanks",
+    "koanrunner.plugin.fills",
+    "koanrunner.plugin.guards",
     "koanrunner.plugin.verdicts",
     "koanrunner.plugin.environment",
 ]
@@ -45,4 +50,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if not math.isfinite(limit) or limit < 0:
         raise pytest.UsageError(f"--koans-timeout={limit:g}: give a number of seconds, "
                                 "0 (never) or more, and finite")
+    foreign = model.Course(config.rootpath).foreign_files() if (config.rootpath / "koans").is_dir() else []
+    if foreign and not hasattr(config, "workerinput"):
+        raise pytest.UsageError(model.foreign_message(foreign))
     config.pluginmanager.register(PathSummary(config), SUMMARY)

@@ -84,10 +84,22 @@ def source_of(path: Path) -> Source:
     return _SOURCES[key]
 
 
+def within(path: Path, rootdir: Path) -> Path:
+    """``path`` relative to ``rootdir``, as the learner names it: a koan file that is a symlink
+    to elsewhere is still the koan file it stands for. Raises ValueError outside the course."""
+    absolute = Path(os.path.abspath(path))
+    for base in (Path(os.path.abspath(rootdir)), Path(rootdir).resolve()):
+        try:
+            return absolute.relative_to(base)
+        except ValueError:
+            continue
+    return path.resolve().relative_to(Path(rootdir).resolve())
+
+
 def course_part(path: Path, rootdir: Path) -> str | None:
     """'koans' or 'answers' when ``path`` lies in one of them under ``rootdir``."""
     try:
-        first = path.resolve().relative_to(rootdir).parts[0]
+        first = within(path, rootdir).parts[0]
     except (ValueError, IndexError):
         return None
     return first if first in COURSE_DIRS else None
@@ -102,7 +114,7 @@ def koan_notes(test_file: Path, rootdir: Path, test_name: str) -> dict[str, Any]
     topic = test_file.parent
     candidates = [topic / "hints.toml"]
     try:
-        rel = topic.resolve().relative_to(rootdir)
+        rel = within(topic, rootdir)
         candidates.append(rootdir / "koans" / Path(*rel.parts[1:]) / "hints.toml")
     except ValueError:
         pass
@@ -156,30 +168,56 @@ def misconception_for(notes: dict[str, Any], typed: list[Any] | None = None,
 # What the learner changed: the file aligned with its pristine koan
 
 
-_ALIGNED: dict[tuple[str, int, int], tuple[Any, str]] = {}
+_ALIGNED: dict[tuple[str, int, int], tuple[Any, str, str | None]] = {}
 
 
 def alignment_of(path: Path, rootdir: Path) -> tuple[Any, str]:
     """The learner's koan file aligned with its pristine version: (Alignment, "") or (None, why
     it cannot be). Answers align with their koans the same way."""
+    found, why, _ = _aligned(path, rootdir)
+    return found, why
+
+
+def answer_fills(path: Path, rootdir: Path) -> dict[str, str]:
+    """The answer key's fill at each blank of a koan file, by ``test#index``: what a learner's
+    value is checked against. Empty where no pristine copy or answer is known."""
+    _, _, pristine = _aligned(path, rootdir)
+    rel = within(path, rootdir).as_posix()
+    answer = answer_text(rootdir, "answers" + rel[len("koans"):])
+    found = model.align(pristine, answer) if pristine is not None and answer is not None else None
+    return {f"{f.test}#{f.index}": f.text for f in (found.fills if found else ()) if f.filled}
+
+
+def answer_text(rootdir: Path, rel: str) -> str | None:
+    """An answer file as the course shipped it (see ``Pristine.answer``)."""
+    from ..pristine import Pristine
+
+    try:
+        return Pristine(model.Course(rootdir)).answer(rel)
+    except Exception:  # an unreadable .koans/ must not stop the koans
+        return model.read_source(rootdir / rel)
+
+
+def _aligned(path: Path, rootdir: Path) -> tuple[Any, str, str | None]:
     try:
         st = path.stat()
     except OSError:
-        return None, "the file is missing"
+        return None, "the file is missing", None
     key = (str(path), st.st_mtime_ns, st.st_size)
     if key not in _ALIGNED:
         _ALIGNED[key] = _align(path, rootdir)
     return _ALIGNED[key]
 
 
-def _align(path: Path, rootdir: Path) -> tuple[Any, str]:
+def _align(path: Path, rootdir: Path) -> tuple[Any, str, str | None]:
+    """(alignment, why not, the pristine text it was aligned with)."""
     from ..pristine import Pristine
 
     part = course_part(path, rootdir)
-    rel = path.resolve().relative_to(rootdir).as_posix()
+    rel = within(path, rootdir).as_posix()
     text = model.read_source(path)
     if text is None:
-        return None, "Python cannot read the file"
+        return None, "Python cannot read the file", None
     if part == "answers":
         pristine = model.read_source(rootdir / ("koans" + rel[len("answers"):]))
         why = "its koan file is missing"
@@ -191,14 +229,14 @@ def _align(path: Path, rootdir: Path) -> tuple[Any, str]:
     if pristine is None and part == "koans":
         # No pristine copy: a koan that reads exactly as its answer does is still provably
         # solved; anything else cannot be told apart from an edit outside the blanks.
-        answer = model.read_source(rootdir / ("answers" + rel[len("koans"):]))
+        answer = answer_text(rootdir, "answers" + rel[len("koans"):])
         if answer is not None:
             found = model.align(answer, text)
-            return (found, why) if found is not None else (None, "the file does not parse")
+            return (found, why, None) if found is not None else (None, "the file does not parse", None)
     if pristine is None:
-        return None, why
+        return None, why, None
     found = model.align(pristine, text)
-    return (found, "") if found is not None else (None, "the file does not parse")
+    return (found, "", pristine) if found is not None else (None, "the file does not parse", None)
 
 
 def typed_fills(item: pytest.Item) -> list[Any] | None:
@@ -217,7 +255,7 @@ def qualname(item: pytest.Item) -> str:
 
 def relative(path: Path, config: pytest.Config) -> str:
     try:
-        return path.resolve().relative_to(config.rootpath).as_posix()
+        return within(path, config.rootpath).as_posix()
     except ValueError:
         return path.as_posix()
 

@@ -39,6 +39,7 @@ class PathSummary:
         self.broken: dict[str, dict[str, Any]] = {}
         self.untouched: dict[str, str] = {}  # nodeid -> why it was not run
         self.expected: list[str] = []
+        self.deselected: set[str] = set()
         self.path_mode = False
 
     # -- what the course has in this run's scope ---------------------------------------------
@@ -70,10 +71,19 @@ class PathSummary:
                         wanted.append(f"{nodeid}::{name}")
         return wanted
 
+    def pytest_deselected(self, items: list[pytest.Item]) -> None:
+        """Koans a selection (-k, -m, --lf, a node id) left out are not in this run's scope."""
+        self.deselected.update(item.nodeid for item in items if item.nodeid not in self.untouched)
+
+    @pytest.hookimpl(trylast=True)  # after -k, -m and --lf have chosen what this run holds
     def pytest_collection_modifyitems(self, session: pytest.Session, config: pytest.Config,
                                       items: list[pytest.Item]) -> None:
         self.expected = self.scope()
+        if config.option.collectonly:
+            return
         koan_items = [i for i in items if course_part(Path(str(i.path)), config.rootpath) == "koans"]
+        selection = bool(config.option.keyword or config.option.markexpr
+                         or getattr(config.option, "lf", False) or self.deselected)
         self.path_mode = bool(koan_items) and not (
             config.getoption("koans_all") or config.getoption("verbose") > 0
             or config.getoption("koans_raw") or getattr(config.option, "numprocesses", None)
@@ -89,7 +99,7 @@ class PathSummary:
         keep, dropped, first_pristine = [], [], None
         for item in items:
             path = Path(str(item.path))
-            if item in koan_items and _untouched(path, config.rootpath):
+            if item in koan_items and not selection and _untouched(path, config.rootpath):
                 if first_pristine is None:
                     first_pristine = path
                 if path != first_pristine:
@@ -145,9 +155,14 @@ class PathSummary:
                 rows.append(dict(nodeid=nodeid, **verdict))
         have = {row["nodeid"].split("[")[0] for row in rows}
         broken_files = {n.split("::")[0] for n in self.broken}
+        left_out = {n.split("[")[0] for n in self.deselected}
+        ran_files = {n.split("::")[0] for n in self.order}
+        only_failed = getattr(self.config.option, "lf", False)
         for nodeid in self.expected:
             rel = nodeid.split("::")[0]
-            if nodeid in have or rel in broken_files or rel in have:
+            if nodeid in have or rel in broken_files or rel in have or nodeid in left_out:
+                continue
+            if only_failed and rel not in ran_files:  # --lf did not collect this file at all
                 continue
             gone = not (self.config.rootpath / rel).is_file()
             message = (f"{rel}: this koan file is missing (deleted or moved?)" if gone else
@@ -166,10 +181,13 @@ class PathSummary:
         return sorted(rows, key=key)
 
     def koan_rows(self) -> list[dict[str, Any]]:
-        return [r for r in self.entries() if r["nodeid"].split("/", 1)[0] == "koans"]
+        """The koans of this run: tests a learner added to a koan file are not koans."""
+        named = {n.split("[")[0] for n in self.expected}
+        return [r for r in self.entries() if r["nodeid"].split("/", 1)[0] == "koans"
+                and (not named or "::" not in r["nodeid"] or r["nodeid"].split("[")[0] in named)]
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
-        if hasattr(self.config, "workerinput"):
+        if hasattr(self.config, "workerinput") or self.config.option.collectonly:
             return
         target = self.config.getoption("koans_json")
         if target:
@@ -178,14 +196,22 @@ class PathSummary:
             tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
             os.replace(tmp, target)
         rows = self.koan_rows()
-        if rows and session.exitstatus in (0, 5) and any(r["kind"] not in ("passed", "skipped") for r in rows):
+        self.foreign = model.Course(self.config.rootpath).foreign_files() if rows else []
+        unsolved = any(r["kind"] not in ("passed", "skipped") for r in rows)
+        if rows and session.exitstatus in (0, 5) and (unsolved or self.foreign):
             session.exitstatus = 1  # a koan not solved is never a green run, however it stopped
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if self.config.option.collectonly:
+            return
         rows = self.koan_rows()
         if not rows:
             return
         tr = terminalreporter
+        if getattr(self, "foreign", None):
+            tr.write_sep("=", "the path")
+            tr.write_line(model.foreign_message(self.foreign))
+            return
         solved = sum(r["kind"] == "passed" for r in rows)
         skipped = sum(r["kind"] == "skipped" for r in rows)
         counted = len(rows) - skipped
@@ -202,8 +228,14 @@ class PathSummary:
         tr.write_line(bar + line + ".")
         if upcoming is None:
             tr.write_line("Every koan in this run is solved." if counted else
-                          "Nothing in this run can be solved on this machine; `pytest -rs` "
-                          "shows what each skipped koan needs.")
+                          "Nothing in this run can be solved on this machine:")
+            if not counted:
+                reasons: dict[str, int] = {}
+                for row in rows:
+                    reason = str(row.get("message") or "").removeprefix("Skipped: ").strip()
+                    reasons[reason] = reasons.get(reason, 0) + 1
+                for reason, n in sorted(reasons.items(), key=lambda item: -item[1]):
+                    tr.write_line(f"  {n} koan{'s' * (n != 1)} skipped: {reason}")
             return
         tr.write_line(f"Next: {upcoming['nodeid']}")
         if upcoming.get("message"):

@@ -19,10 +19,13 @@ from typing import Any
 
 import pytest
 
+from .. import course as model
 from . import current
 from .blanks import UnfilledBlank
 from .environment import KoanTimeout
 from .exact import TooBroad
+from .fills import NotAValue, fill_line, fill_text, recorder_of
+from .guards import KoanStopped
 from .sources import (
     Source,
     alignment_of,
@@ -104,10 +107,16 @@ def classify(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException]) ->
             head = (f"too broad: Python raised {exc.raised.__name__}, a kind of "
                     f"{exc.wrote.__name__}: name the exact class")
         else:
-            head = f"you wrote {fill.text}, Python raised {type(exc).__name__}: {exc}"
+            head = f"you wrote {fill.text}, Python raised {type(exc).__name__}: {shown(exc)}"
         text = f"{rel}:{where}: not yet: {head}\n    {src.line(where).strip()}"
         text += _why(misconception_for(notes, [fill]))
         return Verdict("wrong", rel, where, text + _branch_note(src, where))
+    if isinstance(exc, NotAValue):
+        text = f"{rel}:{line}: not yet: you wrote {fill_text(item, exc.key)}, {exc.why}\n    {code}"
+        text += _why(misconception_for(notes, typed))
+        return Verdict("wrong", rel, line, text + _branch_note(src, line))
+    if isinstance(exc, KoanStopped):
+        return Verdict("error", rel, line, f"{rel}:{line}: stopped: {exc}\n    {code}")
     if isinstance(exc, AssertionError):
         compare = current.last_compare(item.nodeid)
         if compare:
@@ -129,8 +138,23 @@ def classify(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException]) ->
         text += _why(misconception_for(notes, typed, value))
         return Verdict("wrong", rel, line, text + _branch_note(src, line))
 
-    text = f"{rel}:{line}: Python raised {type(exc).__name__}: {exc}\n    {code}"
+    text = f"{rel}:{line}: Python raised {type(exc).__name__}: {shown(exc)}\n    {code}"
     return Verdict("error", rel, line, text + _falsifying_example(exc) + _branch_note(src, line))
+
+
+MESSAGE_LIMIT = 2000  # characters of an exception's message shown; the rest is cut
+
+
+def shown(exc: BaseException) -> str:
+    """An exception's message as a learner can read it: whatever its ``__str__`` does (raise,
+    return megabytes), a line or a few, never a crash of the plugin."""
+    try:
+        text = str(exc)
+    except BaseException as err:
+        return f"<the message could not be shown: its __str__ raised {type(err).__name__}>"
+    if len(text) > MESSAGE_LIMIT:
+        text = text[:MESSAGE_LIMIT] + f" ... ({len(text) - MESSAGE_LIMIT} more characters)"
+    return text
 
 
 def _why(note: str | None) -> str:
@@ -265,6 +289,8 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         rel = relative(path, item.config)
         if report.passed or report.skipped:
             verdict = _unchanged(item, path, rel) if part == "koans" else None
+            if verdict is None and part == "koans":
+                verdict = _typed_as_values(item, path, rel, report)
             if verdict is not None:  # it passed or skipped, but not as the koan asks
                 report.outcome = "failed"
                 report.longrepr = verdict.message
@@ -281,6 +307,30 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             return
         report.user_properties.append((PROPERTY, verdict.as_dict()))
     current.forget(item.nodeid)
+
+
+def _typed_as_values(item: pytest.Item, path: Path, rel: str, report: Any) -> Verdict | None:
+    """None when what the learner typed at this koan's blanks are values; else why not: a fill
+    that skipped the koan while it was evaluated, or one that restates the question."""
+    recorder = recorder_of(item)
+    if report.skipped and recorder is not None and recorder.entering is not None:
+        text, line = fill_text(item, recorder.entering), fill_line(item, recorder.entering)
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+        return Verdict("wrong", rel, line, f"{rel}:{line}: not yet: you wrote {text}, which "
+                       f"skipped the koan ({reason}): a fill is a value, not an instruction "
+                       f"to pytest\n    {source_of(path).line(line).strip()}")
+    if not report.passed:
+        return None
+    src = source_of(path)
+    func = src.function(qualname(item).split("::")[-1])
+    for fill in typed_fills(item) or ():
+        node = model.node_at(src.tree, fill.node) if src.tree is not None else None
+        why = model.restatement(func, node) if func is not None and node is not None else None
+        if why:
+            return Verdict("wrong", rel, fill.lineno, (
+                f"{rel}:{fill.lineno}: not yet: you wrote {fill.text}, which {why}: a fill is "
+                f"the value you predict, not the question again\n    {src.line(fill.lineno).strip()}"))
+    return None
 
 
 def _unchanged(item: pytest.Item, path: Path, rel: str) -> Verdict | None:
