@@ -27,6 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/ is on no path
 from koanrunner.checking.engine import Report
 from koanrunner.checking.koans import static_pass, topics
 from koanrunner.checking.mutants import answers_pass, koans_pass, mutation_pass
+from koanrunner.checking.runner_pass import runner_pass
 from koanrunner.checking.tricks import tricks_pass
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -72,6 +73,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     if not args.quick and not args.static:
         unevaluated = mutation_pass(root, files, jobs, report, skipped)
         tricks_pass(root, files, jobs, report, skipped, unevaluated)
+        runner_pass(root, files, report, skipped)
     if not args.topic and not args.static and (root / "koans" / "katas").is_dir():  # the whole course: katas too
         from koanrunner.checking.katas import check_katas
 

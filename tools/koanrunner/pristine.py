@@ -115,14 +115,14 @@ class Pristine:
 
     def answer(self, rel: str) -> str | None:
         """The answer file of koan file ``rel`` (or the answer file ``rel``) as the course shipped
-        it: the working copy, unless it differs from the one recorded at the snapshot (or no
-        snapshot recorded one) and git holds another version at HEAD: then that one. The answer
-        key says what a koan is only as shipped; an edit to it proves nothing."""
+        it: the working copy when the snapshot of its koan is pristine with respect to it; else
+        the version git holds at HEAD, where there is one. The answer key says what a koan is
+        only as shipped: an answer edited to match an edited koan proves nothing."""
         koan_rel = KOANS + rel[len("answers"):] if rel.startswith("answers/") else rel
         answer_rel = "answers" + koan_rel[len(KOANS):]
         working = read_source(self.course.root / answer_rel)
-        recorded = self._manifest().get(koan_rel)
-        if working is not None and recorded is not None and recorded == self._answer_key(koan_rel):
+        snap = read_source(self.dir / koan_rel)
+        if working is not None and snap is not None and is_pristine_of(snap, working):
             return working
         shipped = self._git_head(answer_rel)
         return shipped if shipped is not None else working

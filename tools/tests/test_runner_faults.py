@@ -69,7 +69,7 @@ def test_a_fill_that_kills_the_server_is_not_solved(course) -> None:
 def test_an_endless_or_negative_timeout_is_refused(course, value: str) -> None:
     result = course.run("--timeout", value)
     assert result.returncode == 2
-    assert "give a finite number of seconds above 0" in result.stderr
+    assert "give a finite number of seconds, 0.5 or more" in result.stderr
     no_traceback(result)
 
 

@@ -152,8 +152,10 @@ ARGS = ["--koans-all", "--strict-markers", "--import-mode=importlib", "--continu
         "-o", "addopts="]
 
 
-def pytest_run(root: Path, targets: list[str], jobs: int, report_name: str) -> engine.Results:
-    results = engine.run(root, ARGS + targets, jobs=jobs, env={"HYPOTHESIS_PROFILE": "ci"})
+def pytest_run(root: Path, targets: list[str], jobs: int, report_name: str,
+               limit: float = 60.0) -> engine.Results:
+    results = engine.run(root, ARGS + targets, jobs=jobs, limit=limit,
+                         env={"HYPOTHESIS_PROFILE": "ci"})
     if results.error:
         raise SystemExit(f"check: pytest did not report ({report_name}): {results.error}")
     return results
