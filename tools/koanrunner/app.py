@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
 
-from .course import Course, answer_lines, blank_columns, koan_source, test_name
+from .course import Course, answer_lines, blank_columns, koan_source, setting, test_name
 from .path import Path, Stop, Walk, log_event, migrate_renamed
 from .pristine import Pristine
 from .progress import Store
@@ -26,8 +26,9 @@ class Shown:
 
 class App:
     def __init__(self, root: FsPath, timeout: float, style: Style | None = None,
-                 runner: Runner | None = None) -> None:
+                 runner: Runner | None = None, show_values: bool = False) -> None:
         self.course = Course(root)
+        self.show_values = show_values or setting(self.course.root, "show_values")
         self.store = Store(self.course.state_dir)
         if self.course.state_dir.parent != self.course.root:
             self.store.notes.append(f"you cannot write to {self.course.root}: the runner keeps your "
@@ -76,6 +77,7 @@ class App:
             self.view.write()
             self.view.done()
         else:
+            self._first_try_hides_the_value(stop, data)
             self.show_koan(stop, rows)
             if unasked:
                 self.hint(stop, unasked=True)
@@ -84,6 +86,15 @@ class App:
                   solved=sum(r["solved"] for r in rows), total=sum(r["total"] for r in rows),
                   ran=walk.ran, newly_solved=[k for _, k in walk.solved_now], unasked_hint=unasked)
         return Shown(walk, unasked)
+
+    def _first_try_hides_the_value(self, stop: Stop, data: dict[str, Any]) -> None:
+        """At a koan's first wrong fill, say what kind of thing is wrong, not the value: the
+        next try is still a prediction. The value shows from the second wrong fill on (or at
+        once with --show-values, or "show_values": true in .koans/settings.json)."""
+        brief = stop.koan.get("brief")
+        tries = data["koans"].get(stop.key, {}).get("tries", [])
+        if brief and not self.show_values and len(tries) < 2:
+            stop.koan["message"] = brief
 
     def _remember(self, stop: Stop | None) -> bool:
         """Track runs without progress on the same koan; True when a hint is due unasked."""

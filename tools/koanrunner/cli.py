@@ -14,6 +14,9 @@ from .running import DEFAULT_TIMEOUT, Runner
 from .view import RUNNER, Style
 
 HELP_ROOT = "the course checkout (default: the folder above tools/)"
+HELP_VALUES = ("show a wrong value at the first wrong try of a koan (default: from the second, so "
+               "that a first try is a prediction; \"show_values\": true in .koans/settings.json "
+               "keeps it on)")
 HELP_TIMEOUT = "seconds a koan may run before it is stopped (default: %(default)s)"
 
 
@@ -24,6 +27,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=seconds,
                    default=os.environ.get("KOANS_TIMEOUT", str(DEFAULT_TIMEOUT)), help=HELP_TIMEOUT)
     p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
+    p.add_argument("--show-values", action="store_true", help=HELP_VALUES)
     sub = p.add_subparsers(dest="command")
     sub.add_parser("run", help="show the next koan (the default)")
     sub.add_parser("watch", help="re-run on every save")
@@ -146,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             runner.start()
         from .app import App
 
-        app = App(root, args.timeout, style, runner=runner)
+        app = App(root, args.timeout, style, runner=runner, show_values=args.show_values)
         try:
             return COMMANDS[command](app, args)
         finally:

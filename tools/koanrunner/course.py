@@ -289,6 +289,22 @@ class Course:
         return _load_toml(path)
 
 
+SETTINGS = "settings.json"
+
+
+def setting(root: Path, name: str) -> bool:
+    """A learner's setting from the course's .koans/settings.json (false when unset or
+    unreadable): ``show_values`` shows a wrong value at the first wrong try."""
+    import json
+
+    try:
+        with open(Path(state_dir(root), SETTINGS), encoding="utf-8") as handle:
+            data = json.load(handle)
+    except (OSError, ValueError):
+        return False
+    return bool(data.get(name)) if isinstance(data, dict) else False
+
+
 def _bytes(path: Path) -> bytes | None:
     try:
         return path.read_bytes()

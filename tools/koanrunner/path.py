@@ -193,6 +193,10 @@ class Path:
             entry["kind"] = koan["kind"]
             if koan["kind"] not in ("passed", "blank", "skipped", "unknown"):
                 entry["misses"] = int(entry.get("misses", 0)) + 1
+            if koan["kind"] == "wrong" and koan.get("typed"):  # each distinct wrong fill, once
+                tries = [t for t in entry.get("tries", []) if isinstance(t, str)]
+                if koan["typed"] not in tries:
+                    entry["tries"] = [*tries, str(koan["typed"])][-20:]
             if koan["kind"] == "passed":
                 if was != "passed":
                     entry["solved_at"] = now

@@ -34,6 +34,7 @@ PLUGIN = "koans"
 HELP_RAW = "show pytest's own tracebacks instead of the learner-facing koan messages"
 HELP_JSON = "write every koan's outcome, kind and message to this JSON file"
 HELP_ALL = "plain pytest's report of every koan, instead of the path (the first unsolved koan)"
+HELP_VALUES = "show a wrong value at the first wrong try (default: from the second; a first try is a prediction)"
 HELP_TIMEOUT = "fail a koan that runs longer than this many seconds (0: never; POSIX only)"
 
 
@@ -43,6 +44,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption("--koans-json", metavar="PATH", default=None, help=HELP_JSON)
     group.addoption("--koans-timeout", metavar="SECONDS", type=float, default=0.0, help=HELP_TIMEOUT)
     group.addoption("--koans-all", action="store_true", default=False, help=HELP_ALL)
+    group.addoption("--koans-show-values", action="store_true", default=False, help=HELP_VALUES)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 _item: list[pytest.Item] = []
-_compares: dict[str, tuple[str, str, str, Any]] = {}
+_compares: dict[str, tuple[str, str, str, Any, Any]] = {}
 
 
 def item() -> pytest.Item | None:
@@ -25,11 +25,11 @@ def leave() -> None:
         _item.pop()
 
 
-def compared(nodeid: str, op: str, left: str, right: str, value: Any) -> None:
-    _compares[nodeid] = (op, left, right, value)
+def compared(nodeid: str, op: str, left: str, right: str, value: Any, left_value: Any) -> None:
+    _compares[nodeid] = (op, left, right, value, left_value)
 
 
-def last_compare(nodeid: str) -> tuple[str, str, str, Any] | None:
+def last_compare(nodeid: str) -> tuple[str, str, str, Any, Any] | None:
     return _compares.get(nodeid)
 
 

@@ -22,6 +22,7 @@ import pytest
 from .. import course as model
 from . import current
 from .blanks import UnfilledBlank
+from .difference import kind_of_difference
 from .environment import KoanTimeout
 from .exact import TooBroad
 from .fills import NotAValue, fill_line, fill_text, recorder_of
@@ -48,9 +49,14 @@ class Verdict:
     file: str
     line: int
     message: str
+    brief: str = ""  # a wrong value's first try: what kind of thing is wrong, not the value
+    typed: str = ""  # what was typed at the koan's blanks, to tell one try from the next
 
     def as_dict(self) -> dict[str, Any]:
-        return {"kind": self.kind, "file": self.file, "line": self.line, "message": self.message}
+        row = {"kind": self.kind, "file": self.file, "line": self.line, "message": self.message}
+        if self.brief:
+            row.update(brief=self.brief, typed=self.typed)
+        return row
 
 
 
@@ -119,24 +125,30 @@ def classify(item: pytest.Item, excinfo: pytest.ExceptionInfo[BaseException]) ->
         return Verdict("error", rel, line, f"{rel}:{line}: stopped: {exc}\n    {code}")
     if isinstance(exc, AssertionError):
         compare = current.last_compare(item.nodeid)
+        brief = ""
         if compare:
-            op, left, right, value = compare
+            op, left, right, value, actual = compare
             if op in ("==", "is"):
                 head = f"you wrote {right}, Python says {left}"
+                brief = f"you wrote {right}: {kind_of_difference(actual, value)}"
             elif op in ("!=", "is not"):
                 head = f"Python says both sides are {left}"
             else:
                 head = f"Python says this is false: {left} {op} {right}"
             text = f"{rel}:{line}: not yet: {head}\n    {code}"
         else:
-            detail = str(exc).split("\n")[0]
+            detail = shown(exc).split("\n")[0]
             text = f"{rel}:{line}: not yet: this assertion is still false\n    {code}"
             if detail and not detail.startswith("assert "):
                 text += f"\n  {detail}"
             value = NotImplemented
-        text += _falsifying_example(exc)
-        text += _why(misconception_for(notes, typed, value))
-        return Verdict("wrong", rel, line, text + _branch_note(src, line))
+        tail = _falsifying_example(exc) + _why(misconception_for(notes, typed, value))
+        tail += _branch_note(src, line)
+        verdict = Verdict("wrong", rel, line, text + tail)
+        if brief and typed:
+            verdict.brief = f"{rel}:{line}: not yet: {brief}\n    {code}" + tail
+            verdict.typed = " | ".join(f.text for f in typed)
+        return verdict
 
     text = f"{rel}:{line}: Python raised {type(exc).__name__}: {shown(exc)}\n    {code}"
     return Verdict("error", rel, line, text + _falsifying_example(exc) + _branch_note(src, line))
@@ -261,7 +273,7 @@ def broken_file(path: Path, config: pytest.Config) -> Verdict:
 def pytest_assertrepr_compare(config: pytest.Config, op: str, left: object, right: object) -> None:
     item = current.item()
     if item is not None:
-        current.compared(item.nodeid, op, _short(left), _short(right), right)
+        current.compared(item.nodeid, op, _short(left), _short(right), right, left)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -301,12 +313,34 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 verdict = Verdict("skipped", rel, 0, reason)
         elif call.excinfo is not None:
             verdict = classify(item, call.excinfo)
+            if verdict.brief and first_wrong_try(item.config, item.nodeid, verdict.typed):
+                verdict.message = verdict.brief  # the value waits for the next wrong try
             if not item.config.getoption("koans_raw"):
                 report.longrepr = verdict.message
         else:
             return
         report.user_properties.append((PROPERTY, verdict.as_dict()))
     current.forget(item.nodeid)
+
+
+def first_wrong_try(config: pytest.Config, nodeid: str, typed: str) -> bool:
+    """Whether ``typed`` is the learner's first wrong fill of this koan, as pytest's cache
+    remembers it (no cache, as in the runner's server: no, the runner decides itself)."""
+    cache = getattr(config, "cache", None)
+    if cache is None or show_values(config):
+        return False
+    key = "koans/tries/" + nodeid
+    tries = [t for t in cache.get(key, []) if isinstance(t, str)]
+    if typed not in tries:
+        tries = [*tries, typed][-20:]
+        cache.set(key, tries)
+    return len(tries) < 2
+
+
+def show_values(config: pytest.Config) -> bool:
+    """The learner asked to see wrong values at once (``--koans-show-values``, or
+    ``"show_values": true`` in the course's .koans/settings.json)."""
+    return bool(config.getoption("koans_show_values")) or model.setting(config.rootpath, "show_values")
 
 
 def _typed_as_values(item: pytest.Item, path: Path, rel: str, report: Any) -> Verdict | None:
