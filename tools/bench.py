@@ -65,13 +65,52 @@ USES = {
 
 
 def first_blank_file(root: Path, uses: str | None) -> Path | None:
-    """The first koan file with a blank that uses ``uses`` (torch, hypothesis), or neither."""
+    """The first koan file with a blank that uses ``uses`` (torch, hypothesis, cuda: a file
+    of koans marked ``cuda``), or none of them."""
     for path in sorted((root / "koans").glob("*/test_*.py")):
         text = path.read_text(encoding="utf-8")
         found = {name for name, pattern in USES.items() if pattern.search(text)}
-        if "__" in text and "cuda" not in text and found == ({uses} if uses else set()):
+        cuda = "mark.cuda" in text
+        if uses == "cuda":
+            if cuda and "__" in text:
+                return path
+            continue
+        if "__" in text and not cuda and found == ({uses} if uses else set()):
             return path
     return None
+
+
+CUDA_PROBE = "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 3)"
+
+
+def cuda_rows(py: str, base: Path, source: Path, runs: int, notes: list[str]) -> list[dict[str, Any]]:
+    """Save-to-verdict on a CUDA koan file, beside the bare cost of starting CUDA in a fresh
+    process (the floor a forked child pays: the warm server must never start CUDA itself)."""
+    probe = subprocess.run([py, "-c", CUDA_PROBE], capture_output=True, check=False, timeout=600)
+    if probe.returncode != 0:
+        notes.append("cuda rows skipped: no CUDA GPU visible (or torch is not installed)")
+        return []
+    bare = [timed([py, "-c", "import torch"], base) for _ in range(runs)]
+    started = [timed([py, "-c", "import torch; torch.zeros(1, device='cuda')"], base)
+               for _ in range(runs)]
+    rows: list[dict[str, Any]] = [{
+        "metric": "starting CUDA in a fresh process (beyond import torch)",
+        "runner_s": statistics.median(started) - statistics.median(bare),
+        "baseline": "python -c 'import torch'", "baseline_s": statistics.median(bare),
+        "target_s": None}]
+    root = fresh_copy(base, "watch-cuda", source)
+    koan = first_blank_file(root, "cuda")
+    if koan is None:
+        notes.append("cuda save-to-verdict row skipped: no cuda koan file with a blank")
+        return rows
+    latencies, _ = watch_latency(root, koan, runs, py)
+    rel = koan.relative_to(root).as_posix()
+    baseline = [timed([py, "-m", "pytest", rel, "-q", "-p", "no:cacheprovider"], root)
+                for _ in range(runs)]
+    rows.append({"metric": f"watch save-to-verdict, cuda koan ({rel})",
+                 "runner_s": statistics.median(latencies), "baseline": f"pytest {rel}",
+                 "baseline_s": statistics.median(baseline), "target_s": None})
+    return rows
 
 
 def vm_hwm(pid: int) -> int:
@@ -153,6 +192,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--runs", type=int, default=5, help="repetitions per number (median)")
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--cuda", action="store_true",
+                        help="also the cuda rows (skipped, with a note, where no GPU is visible)")
     args = parser.parse_args()
     py = args.python
     rows: list[dict[str, Any]] = []
@@ -200,6 +241,8 @@ def main() -> int:
             rows.append({"metric": f"watch save-to-verdict, {label} koan ({rel})",
                          "runner_s": statistics.median(latencies), "baseline": f"pytest {rel}",
                          "baseline_s": statistics.median(baseline), "target_s": target})
+        if args.cuda:
+            rows += cuda_rows(py, base, source, args.runs, notes)
         rows.append({"metric": "peak memory, learner's process (VmHWM)", "runner_mb":
                      round(memory.get("runner", 0) / 2**20, 1)})
         rows.append({"metric": "peak memory, warm server and children (VmHWM)", "runner_mb":

@@ -64,7 +64,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 def cuda_missing_reason() -> str | None:
-    """Why CUDA koans cannot run here, or None. Never initialises CUDA (fork safety)."""
+    """Why CUDA koans cannot run here, or None. ``torch.cuda.is_available()`` does not start
+    CUDA, but it reaches the driver (through NVML where there is one, else through the CUDA
+    runtime, which marks every later fork of this process as unable to use CUDA). So it is
+    asked only in a run that collected a koan marked cuda: in the runner, that is a child run
+    for one file, never the warm server that children are forked from
+    (tools/tests/test_runner_cuda.py holds this)."""
     try:
         import torch
     except ImportError:
