@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path as FsPath
 from typing import Any
 
-from .course import Course, answer_lines, blank_columns, koan_source, setting, test_name
+from .course import Course, align, answer_lines, blank_columns, koan_source, setting, test_name
 from .path import Path, Stop, Walk, log_event, migrate_renamed
 from .pristine import Pristine
 from .progress import Store
@@ -78,6 +79,7 @@ class App:
             self.view.done()
         else:
             self._first_try_hides_the_value(stop, data)
+            self._point_a_stop_at_the_blank(stop)
             self.show_koan(stop, rows)
             if unasked:
                 self.hint(stop, unasked=True)
@@ -86,6 +88,36 @@ class App:
                   solved=sum(r["solved"] for r in rows), total=sum(r["total"] for r in rows),
                   ran=walk.ran, newly_solved=[k for _, k in walk.solved_now], unasked_hint=unasked)
         return Shown(walk, unasked)
+
+    def _point_a_stop_at_the_blank(self, stop: Stop) -> None:
+        """A koan stopped for its time was stopped wherever it happened to be: the next step
+        is its blank, not that line (unless that line is a blank's)."""
+        if stop.koan.get("kind") != "timeout" or not stop.name:
+            return
+        text, pristine = stop.file.read(), self.pristine.text(stop.file.rel)[0]
+        if not text or not pristine:
+            return
+        found = align(pristine, text)
+        lines = sorted(f.lineno for f in found.fills_of(stop.name)) if found else []
+        if not lines:  # the koan's body was changed too: find its blank's line by its words
+            source = koan_source(pristine, stop.name)
+            rows = pristine.splitlines()
+            blanks = [rows[n - 1] for n in range(source.first_line, source.last_line + 1)
+                      if blank_columns(pristine, n)] if source else []
+            if blanks:
+                pattern = re.compile(r"\s*" + r".*".join(re.escape(part.strip()) for part in
+                                                         re.split(r"_{2,3}", blanks[0])) + r"\s*$")
+                lines = [n for n, row in enumerate(text.splitlines(), 1) if pattern.match(row)]
+        if lines and int(stop.koan.get("line") or 0) not in lines:
+            stop.koan["next_line"] = lines[0]
+
+    def slow_note(self, rel: str) -> str:
+        """Why a file may take a while: its slow koans (marked ``slow``: they start a process,
+        compile, or wait on purpose)."""
+        text = self.course.file(rel).read() or ""
+        slow = text.count("mark.slow")
+        return f": it has {slow} slow koan{'s' * (slow != 1)}, which start processes or compile" \
+            if slow else ""
 
     def _first_try_hides_the_value(self, stop: Stop, data: dict[str, Any]) -> None:
         """At a koan's first wrong fill, say what kind of thing is wrong, not the value: the

@@ -30,6 +30,7 @@ from .source import (  # reading source and aligning files: the rest of the mode
     is_pristine_of,
     is_presolved,
     koan_source,
+    koan_sources,
     looks_pristine,
     parse,
     read_source,
@@ -366,6 +367,7 @@ __all__ = [
     "is_pristine_of",
     "koan_key",
     "koan_source",
+    "koan_sources",
     "listing",
     "looks_pristine",
     "node_at",
@@ -373,6 +375,7 @@ __all__ = [
     "read_source",
     "read_toml",
     "restatement",
+    "setting",
     "test_functions",
     "test_name",
 ]

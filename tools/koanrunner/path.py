@@ -15,11 +15,14 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from .course import Course, KoanFile, Topic, foreign_message, koan_key, test_name
+from .course import Course, KoanFile, Topic, foreign_message, koan_key, koan_sources, test_name
 from .early import verdict_files
 from .progress import Store
 
 DONE_KINDS = ("passed", "skipped")
+# Verdicts a koan keeps while its source is unchanged; a timeout, a crash or no verdict at all
+# is run again (it may have been the machine, not the koan).
+KEPT_KINDS = ("passed", "skipped", "blank", "wrong", "error", "changed", "missing")
 
 
 class RunsFiles(Protocol):
@@ -146,6 +149,7 @@ class Path:
         self.store = store
         self.runner = runner
         self.known = known  # files ever snapshotted: a deleted one keeps its place
+        self.full_run = False  # True: the next runs ignore kept verdicts (watch's 'r')
 
     def topics(self) -> list[Topic]:
         return self.course.topics(self.known)
@@ -160,22 +164,69 @@ class Path:
         return pairs
 
     def run_file(self, f: KoanFile, env: str, walk: Walk) -> dict[str, Any]:
+        """The file's verdicts. Only the koans whose source changed since their last verdict
+        run (and those that have none): a koan's verdict is kept while its own lines, the
+        module's code outside the koans, the answer key, the hints, the Python and the code
+        that gives verdicts are all as they were (``keys``). When in doubt, the file runs."""
         digest = f.digest()
-        log_event("run-start", file=f.rel)
-        result = self.runner.run(f.rel, f.needs())
-        log_event("run-end", file=f.rel, elapsed=result.get("elapsed"),
-                  cancelled=bool(result.get("cancelled")))
-        if result.get("cancelled"):
-            walk.cancelled = True
-            return result
-        walk.ran.append(f.rel)
-        named = set(f.expected_names())  # a test the learner added is not a koan
-        result["koans"] = [k for k in result["koans"] if not named or test_name(k["nodeid"]) in named]
-        result["koans"] = result["koans"] + missing_koans(f, result)  # named by the key, not run
+        keys = self.source_keys(f, env)
+        data = self.store.read()
+        names = f.expected_names()
+        kept: dict[str, dict[str, Any]] = {}
+        if keys and not self.full_run:
+            for name in names:
+                entry = data["koans"].get(koan_key(f"{f.rel}::{name}"), {})
+                verdict = entry.get("verdict")
+                if isinstance(verdict, dict) and entry.get("source_key") == keys.get(name) and \
+                        verdict.get("kind") in KEPT_KINDS:
+                    kept[name] = dict(verdict, reused=True)
+        only = [name for name in names if name not in kept] if kept else None
+        if kept and not only:
+            result: dict[str, Any] = {"file": f.rel, "koans": [], "broken": None,
+                                      "skipped": None, "elapsed": 0.0}
+        else:
+            log_event("run-start", file=f.rel, only=only)
+            result = self.runner.run(f.rel, f.needs(), only)
+            log_event("run-end", file=f.rel, elapsed=result.get("elapsed"),
+                      cancelled=bool(result.get("cancelled")))
+            if result.get("cancelled"):
+                walk.cancelled = True
+                return result
+            walk.ran.append(f.rel)
+        named = set(names)  # a test the learner added is not a koan
+        fresh = [k for k in result["koans"] if not named or test_name(k["nodeid"]) in named]
+        if kept and not result.get("broken") and not result.get("skipped"):
+            order = {name: i for i, name in enumerate(names)}
+            fresh = sorted(fresh + list(kept.values()),
+                           key=lambda k: order.get(test_name(k["nodeid"]), len(order)))
+        result["koans"] = fresh
+        result["koans"] = fresh + missing_koans(f, result)  # named by the key, not run
+        result["keys"] = keys
         if result.get("internal"):
             walk.notes.append(f"the runner hit an internal problem on {f.rel}: {result['internal']}")
         self.store.update(lambda data: self._record(data, f, digest, env, result, walk))
         return result
+
+    def source_keys(self, f: KoanFile, env: str) -> dict[str, str]:
+        """Each koan's key: what its verdict depends on (see ``run_file``). Empty when the file
+        does not parse or cannot be split into koans."""
+        text = f.read()
+        split = koan_sources(text) if text is not None else None
+        if split is None:
+            return {}
+        module, own = split
+        hints = self.course.koans_dir / f.topic / "hints.toml"
+        try:
+            notes = hints.read_bytes()
+        except OSError:
+            notes = b""
+        shared = hashlib.sha1("\0".join([env, module, f.answer_digest() or ""]).encode() + notes)
+        keys = {}
+        for name, lines in own.items():
+            digest = shared.copy()
+            digest.update(lines.encode())
+            keys[name] = digest.hexdigest()
+        return keys
 
     @staticmethod
     def _record(data: dict[str, Any], f: KoanFile, digest: str | None, env: str,
@@ -183,14 +234,23 @@ class Path:
         now = time.time()
         previous = data["files"].get(f.rel, {})
         keys = []
+        source_keys = result.get("keys") or {}
         for koan in result["koans"]:
             key = koan_key(koan["nodeid"])
             keys.append(key)
-            if koan["kind"] == "unknown":
-                continue
+            if koan["kind"] == "unknown" or koan.get("reused"):
+                continue  # nothing new is known of it
             entry = data["koans"].setdefault(key, {"first_seen": now, "hints": 0})
             was = entry.get("kind")
             entry["kind"] = koan["kind"]
+            name = test_name(koan["nodeid"])
+            if source_keys.get(name) and koan["kind"] in KEPT_KINDS and "[" not in koan["nodeid"]:
+                entry["verdict"] = {k: koan[k] for k in ("nodeid", "kind", "file", "line", "message",
+                                                         "brief", "typed") if k in koan}
+                entry["source_key"] = source_keys[name]
+            else:
+                entry.pop("verdict", None)
+                entry.pop("source_key", None)
             if koan["kind"] not in ("passed", "blank", "skipped", "unknown"):
                 entry["misses"] = int(entry.get("misses", 0)) + 1
             if koan["kind"] == "wrong" and koan.get("typed"):  # each distinct wrong fill, once
@@ -217,6 +277,7 @@ class Path:
             for key in keys:
                 if key in data["koans"]:
                     data["koans"][key]["kind"] = "broken"
+                    data["koans"][key].pop("source_key", None)
         kinds = [k["kind"] for k in result["koans"]]
         all_solved = not result.get("broken") and not result.get("internal") and all(
             kind in DONE_KINDS for kind in kinds)

@@ -80,13 +80,15 @@ class Runner:
             with contextlib.suppress(OSError):
                 self._send({"op": "preload", "modules": modules})
 
-    def run(self, rel: str, needs: list[str]) -> dict[str, Any]:
+    def run(self, rel: str, needs: list[str], only: list[str] | None = None) -> dict[str, Any]:
+        """The verdicts of koan file ``rel`` (of the koans named ``only``, when given)."""
         if not self.fork:
-            return self._run_subprocess(rel)
+            return self._run_subprocess(rel, only)
         for _attempt in (1, 2):
             self.start()
             try:
-                self._send({"op": "run", "file": rel, "needs": needs, "timeout": self.timeout})
+                self._send({"op": "run", "file": rel, "needs": needs, "timeout": self.timeout,
+                            "only": list(only or [])})
                 self._wait_for_reply(rel)
                 raw = self._replies.readline()
                 if raw:
@@ -144,7 +146,7 @@ class Runner:
 
     # -- no fork: one pytest subprocess per run -----------------------------------------------
 
-    def _run_subprocess(self, rel: str) -> dict[str, Any]:
+    def _run_subprocess(self, rel: str, only: list[str] | None = None) -> dict[str, Any]:
         import subprocess
         import tempfile
 
@@ -152,7 +154,8 @@ class Runner:
         result = empty_run(rel)
         with tempfile.TemporaryDirectory() as tmp:
             target = Path(tmp) / "koans.json"
-            command = [sys.executable, "-m", "pytest", str(self.root / rel), "--rootdir",
+            targets = [f"{self.root / rel}::{name}" for name in only] if only else [str(self.root / rel)]
+            command = [sys.executable, "-m", "pytest", *targets, "--rootdir",
                        str(self.root), "-p", "no:cacheprovider", "-q", "--koans-json", str(target),
                        "--koans-timeout", str(self.timeout)]  # SIGALRM, where there is one
             env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}

@@ -47,6 +47,10 @@ class _Reporter:
     def pytest_runtest_logstart(self, nodeid: str, location: Any) -> None:
         self.send(ev="start", nodeid=nodeid)
 
+    def pytest_runtest_setup(self, item: Any) -> None:
+        """The koan's marks: a ``slow`` or ``cuda`` koan may run longer before it is stopped."""
+        self.send(ev="marks", nodeid=item.nodeid, marks=sorted({m.name for m in item.iter_markers()}))
+
     def pytest_runtest_logreport(self, report: Any) -> None:
         for key, value in report.user_properties:
             if key == "koan":
@@ -216,7 +220,8 @@ class _Server:
             rel = request["file"]
             try:
                 preload(request["needs"])
-                reply = self.run(session, rel, list(request["needs"]), float(request["timeout"]))
+                reply = self.run(session, rel, list(request["needs"]), float(request["timeout"]),
+                                 list(request.get("only") or []))
             except Exception as err:
                 reply = empty_run(rel)
                 reply["internal"] = f"{type(err).__name__}: {err}"
@@ -225,8 +230,8 @@ class _Server:
             self.replies.write((json.dumps(reply) + "\n").encode())
         os._exit(0)
 
-    def run(self, session: Any, rel: str, needs: list[str], timeout: float
-            ) -> dict[str, Any] | None:
+    def run(self, session: Any, rel: str, needs: list[str], timeout: float,
+            only: list[str] | None = None) -> dict[str, Any] | None:
         started = time.monotonic()
         self.log_dir.mkdir(parents=True, exist_ok=True)
         gc.freeze()  # the child's gc.collect() skips everything the server imported
@@ -257,7 +262,8 @@ class _Server:
                     if hypothesis is not None and "hypothesis" not in needs:
                         # Its end-of-run summary would import all of Hypothesis (~0.2 s).
                         config.pluginmanager.unregister(hypothesis)
-                    config.args = [str(self.root / rel)]
+                    config.args = [f"{self.root / rel}::{name}" for name in only] if only \
+                        else [str(self.root / rel)]
                     return None  # back into the server's pytest session, now this child's
                 except Exception as err:  # an unexpected pytest: a whole run instead
                     print(f"koan server: running without the session ({err!r})", flush=True)
@@ -265,7 +271,8 @@ class _Server:
                 self.log_file = _become_child(log_path)
             import pytest
 
-            code = int(pytest.main(pytest_args(self.root, [rel]), plugins=[self.reporter]))
+            targets = [f"{rel}::{name}" for name in only] if only else [rel]
+            code = int(pytest.main(pytest_args(self.root, targets), plugins=[self.reporter]))
         except BaseException as err:
             with contextlib.suppress(Exception):
                 self.reporter.send(ev="internal", message=f"{type(err).__name__}: {err}")

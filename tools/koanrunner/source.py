@@ -333,6 +333,29 @@ def node_at(tree: ast.AST, like: ast.AST) -> ast.AST | None:
     return None
 
 
+def koan_sources(text: str) -> tuple[str, dict[str, str]] | None:
+    """What each koan of a file depends on, as text: the module's code outside the test
+    functions (imports, helpers, constants, fixtures: any koan may use them), and each test
+    function's own lines, decorators included. None when the file does not parse, or holds a
+    test class (whose koans share its body): then every koan runs."""
+    tree = parse(text)
+    if tree is None or any(isinstance(n, ast.ClassDef) and n.name.startswith("Test") for n in tree.body):
+        return None
+    rows = text.splitlines()
+    own: dict[str, str] = {}
+    taken: set[int] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name.startswith("test"):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            last = node.end_lineno or node.lineno
+            if node.name in own:
+                return None  # a name defined twice: the later one wins; when in doubt, run all
+            own[node.name] = "\n".join(rows[first - 1:last])
+            taken.update(range(first, last + 1))
+    module = "\n".join(row for number, row in enumerate(rows, 1) if number not in taken)
+    return module, own
+
+
 SUPPORT_FILES = ("conftest.py", "pyproject.toml")
 
 

@@ -17,6 +17,55 @@ from typing import Any
 FAULT_LINE = re.compile(r'File "(?P<file>.+)", line (?P<line>\d+)')
 
 
+LOAD_LIMIT = 10.0  # seconds of CPU time importing and collecting a file may take, at least
+SLOW_FACTOR = 3.0  # a koan marked slow or cuda may run this many times the limit
+SLOW_MARKS = {"slow", "cuda"}
+WALL_SLACK = 4.0  # wall-clock seconds allowed per second of the CPU limit (waits, load)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU time the process ``pid`` and its reaped children have used (Linux), or None."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as handle:
+            fields = handle.read().rsplit(b")", 1)[1].split()
+        return sum(int(v) for v in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+class Clock:
+    """The time a child's current stage (a koan, or loading the file) may take."""
+
+    def __init__(self, pid: int, limit: float) -> None:
+        self.pid = pid
+        self.restart(limit)
+
+    def restart(self, limit: float) -> None:
+        self.limit = limit
+        self.wall0 = time.monotonic()
+        self.cpu0 = cpu_seconds(self.pid)
+
+    def poll(self) -> float:
+        return 0.25 if self.cpu0 is not None else max(self.limit - (time.monotonic() - self.wall0), 0.01)
+
+    def over(self) -> str:
+        """Why the stage must stop now ('' while it may go on)."""
+        wall = time.monotonic() - self.wall0
+        if self.cpu0 is None:
+            return (f"ran for more than {self.limit:g} s and was stopped (the limit for a koan; "
+                    "a slow one gets more): an infinite loop, or a deadlock?") if wall > self.limit else ""
+        cpu = cpu_seconds(self.pid)
+        if cpu is not None and cpu - self.cpu0 > self.limit:
+            return (f"used more than {self.limit:g} s of CPU time and was stopped (the limit "
+                    "for this koan; a slow one gets more): an infinite loop?")
+        if wall > self.limit * WALL_SLACK:
+            used = f"{cpu - self.cpu0:.1f}" if cpu is not None else "?"
+            return (f"ran for more than {self.limit * WALL_SLACK:g} s ({used} s of them on the "
+                    "CPU) and was stopped: an infinite loop on a busy machine, or a wait that "
+                    "never ends (a deadlock)?")
+        return ""
+
+
 def empty_run(rel: str) -> dict[str, Any]:
     return {"file": rel, "koans": [], "broken": None, "skipped": None, "elapsed": 0.0}
 
@@ -54,16 +103,18 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
     done = False
     exit_code = 0
     buffer = b""
-    limit = max(timeout * 2, 10.0)  # import and collection may import heavy modules
-    deadline = time.monotonic() + limit
-    timed_out = False
+    # A koan is stopped for its own time only: CPU time where the kernel tells it (a busy loop),
+    # and a wall-clock time WALL_SLACK times longer (a wait that never ends), so that a loaded
+    # machine never stops a koan that is merely slow. A `slow` or `cuda` koan gets SLOW_FACTOR
+    # times the limit; importing and collecting the file gets at least LOAD_LIMIT.
+    clock = Clock(pid, max(timeout * 2, LOAD_LIMIT))
+    timed_out = ""
     while not done:
-        wait = deadline - time.monotonic()
-        if wait <= 0:
-            timed_out = True
+        timed_out = clock.over()
+        if timed_out:
             break
         watched = [rfd] + ([requests] if requests is not None else [])
-        ready, _, _ = select.select(watched, [], [], wait)
+        ready, _, _ = select.select(watched, [], [], clock.poll())
         if requests is not None and requests in ready:
             raw = requests.readline()
             if not raw or json.loads(raw).get("op") in ("cancel", "quit"):
@@ -88,11 +139,14 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
                 collected = event["nodeids"]
             elif kind == "start":
                 running = event["nodeid"]
-                deadline = time.monotonic() + timeout
+                clock.restart(timeout)
+            elif kind == "marks":
+                if SLOW_MARKS & set(event.get("marks", [])):
+                    clock.restart(timeout * SLOW_FACTOR)
             elif kind == "report":
                 verdicts[event["nodeid"]] = event
                 running = None
-                deadline = time.monotonic() + limit
+                clock.restart(max(timeout * 2, LOAD_LIMIT))
                 if collected and all(n in verdicts for n in collected):
                     done = True  # every verdict is in: the child's teardown is not waited for
                     break
@@ -128,10 +182,8 @@ def supervise(pid: int, rfd: int, root: Path, rel: str, timeout: float, log_path
         line = _koan_line(dump, path)
         code = _source_line(path, line)
         if timed_out:
-            what = "this koan" if running else "importing this file"
-            seconds = timeout if running else limit
-            head = (f"{rel}:{line}: {what} ran for more than {seconds:g} s and was stopped: "
-                    "an infinite loop, or a deadlock?")
+            what = f"the koan {running.split('::')[-1]}" if running else "importing this file"
+            head = f"{rel}:{line}: {what} {timed_out}"
             kind = "timeout"
         else:
             sig = -1

@@ -182,7 +182,7 @@ class View:
             self.write(f"Next: bring back {s(str(stop.koan.get('nodeid')), 'bold')} as the message "
                        f"says, then run  {s(RUNNER, 'bold')}")
         else:
-            line = stop.koan.get("line") or ""
+            line = stop.koan.get("next_line") or stop.koan.get("line") or ""
             where = f"{stop.file.rel}" + (f" line {line}" if line else "")
             self.write(f"Next: edit {s(where, 'bold')}, save, then run  {s(RUNNER, 'bold')}")
         self.write(s(f"      stuck? {RUNNER} hint    re-run on every save: {RUNNER} watch    "

@@ -174,8 +174,9 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
         return bool(found)
 
     def slow(rel: str) -> None:
-        view.write(view.style(f"checking {rel} ... still running (save again to start over; it "
-                              f"is stopped after {app.runner.timeout:g} s)", "dim"))
+        view.write(view.style(f"checking {rel} ... still running{app.slow_note(rel)} (save "
+                              f"again to start over; a koan may run {app.runner.timeout:g} s, a "
+                              "slow one longer)", "dim"))
 
     app.runner.interrupt, app.runner.slow = interrupt, slow
 
@@ -216,6 +217,7 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
                         view.table(rows, (current.get("file") or "/").split("/")[1] if current else None)
                     elif command in ("", "r", "run"):
                         changed = {"(rerun)"}
+                        app.path.full_run = True  # every koan of the file, nothing kept
                     else:
                         view.write("keys: Enter re-run, h hint, l list, q quit")
             if pending:
@@ -223,6 +225,7 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
                 pending.clear()
             if changed:
                 shown = step()
+                app.path.full_run = False
                 where = _where(app)
                 _footer(view, watcher)
                 _warm(app, shown)

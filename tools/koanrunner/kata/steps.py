@@ -175,7 +175,7 @@ class StepRunner(Runner):
 
         self._adopt(fork_server(self.root, serve))
 
-    def _run_subprocess(self, rel: str) -> dict[str, Any]:
+    def _run_subprocess(self, rel: str, only: list[str] | None = None) -> dict[str, Any]:
         """Without fork: a plain pytest subprocess, its verdicts from ``--junit-xml``."""
         import subprocess
         import tempfile
