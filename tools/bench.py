@@ -80,6 +80,96 @@ def first_blank_file(root: Path, uses: str | None) -> Path | None:
     return None
 
 
+def last_koan_unsolved(answer: str, koan: str) -> str | None:
+    """The answer file with its last koan as the pristine koan has it (its blanks back)."""
+    import ast
+
+    def last(text: str) -> tuple[int, int] | None:
+        tests = [n for n in ast.parse(text).body
+                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and n.name.startswith("test")]
+        if not tests:
+            return None
+        node = tests[-1]
+        return min([node.lineno] + [d.lineno for d in node.decorator_list]), node.end_lineno or node.lineno
+
+    a, k = last(answer), last(koan)
+    if a is None or k is None:
+        return None
+    rows, krows = answer.splitlines(keepends=True), koan.splitlines(keepends=True)
+    return "".join(rows[:a[0] - 1] + krows[k[0] - 1:k[1]] + rows[a[1]:])
+
+
+def course_rows(py: str, base: Path, source: Path, notes: list[str]) -> list[dict[str, Any]]:
+    """Every koan file of the course, the worst case for a save: the rest of the course solved,
+    the file's last koan unsolved, then saved with its fill. Watch mode's save-to-verdict for
+    each file (median, 95th percentile, maximum), beside plain `pytest FILE`."""
+    root = fresh_copy(base, "course-wide", source)
+    files = sorted((root / "koans").glob("*/test_*.py"))
+    answers = {f: (root / "answers" / f.relative_to(root / "koans")).read_text(encoding="utf-8")
+               for f in files}
+    pristine = {f: f.read_text(encoding="utf-8") for f in files}
+    for f in files:
+        f.write_text(answers[f], encoding="utf-8")
+    events = root / "events.jsonl"
+    env = dict(os.environ, KOANS_EVENT_LOG=str(events))
+    proc = subprocess.Popen([py, "tools/koans.py", "watch"], cwd=root, env=env,
+                            stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True)
+
+    def verdicts() -> list[dict[str, Any]]:
+        try:
+            rows = [json.loads(x) for x in events.read_text().splitlines() if x.strip()]
+        except OSError:
+            return []
+        return [r for r in rows if r["event"] == "verdict" and r.get("pid") == proc.pid]
+
+    def after(count: int) -> dict[str, Any]:
+        end = time.monotonic() + 600
+        while time.monotonic() < end:
+            rows = verdicts()
+            if len(rows) > count:
+                return rows[-1]
+            time.sleep(0.002)
+        raise RuntimeError("no verdict from watch mode")
+
+    per_file: dict[str, float] = {}
+    try:
+        after(0)
+        for f in files:
+            unsolved = last_koan_unsolved(answers[f], pristine[f])
+            if unsolved is None:
+                continue
+            count = len(verdicts())
+            f.write_text(unsolved, encoding="utf-8")
+            after(count)
+            time.sleep(0.2)
+            count = len(verdicts())
+            start = time.time()
+            f.write_text(answers[f], encoding="utf-8")
+            event = after(count)
+            per_file[f.relative_to(root).as_posix()] = event["t"] - start
+            time.sleep(0.1)
+    finally:
+        proc.stdin.write("q\n")  # type: ignore[union-attr]
+        proc.stdin.flush()  # type: ignore[union-attr]
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    baseline = {rel: timed([py, "-m", "pytest", rel, "-q", "-p", "no:cacheprovider"], root)
+                for rel in per_file}
+    values = sorted(per_file.values())
+    slowest = sorted(per_file.items(), key=lambda item: -item[1])[:8]
+    notes.append("course-wide slowest saves: " + ", ".join(f"{rel} {t:.2f}s" for rel, t in slowest))
+    return [{"metric": f"watch save-to-verdict, every koan file ({len(values)}): median",
+             "runner_s": statistics.median(values), "baseline": "pytest FILE, median",
+             "baseline_s": statistics.median(baseline.values()), "target_s": 0.15},
+            {"metric": "  ... 95th percentile", "runner_s": values[int(0.95 * (len(values) - 1))],
+             "baseline": "pytest FILE, 95th percentile",
+             "baseline_s": sorted(baseline.values())[int(0.95 * (len(values) - 1))], "target_s": 0.4},
+            {"metric": "  ... maximum", "runner_s": values[-1], "baseline": "pytest FILE, maximum",
+             "baseline_s": max(baseline.values()), "target_s": None}]
+
+
 CUDA_PROBE = "import torch, sys; sys.exit(0 if torch.cuda.is_available() else 3)"
 
 
@@ -192,6 +282,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--runs", type=int, default=5, help="repetitions per number (median)")
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--course", action="store_true",
+                        help="also the course-wide row: a save in every koan file (minutes)")
     parser.add_argument("--cuda", action="store_true",
                         help="also the cuda rows (skipped, with a note, where no GPU is visible)")
     args = parser.parse_args()
@@ -241,6 +333,8 @@ def main() -> int:
             rows.append({"metric": f"watch save-to-verdict, {label} koan ({rel})",
                          "runner_s": statistics.median(latencies), "baseline": f"pytest {rel}",
                          "baseline_s": statistics.median(baseline), "target_s": target})
+        if args.course:
+            rows += course_rows(py, base, source, notes)
         if args.cuda:
             rows += cuda_rows(py, base, source, args.runs, notes)
         rows.append({"metric": "peak memory, learner's process (VmHWM)", "runner_mb":

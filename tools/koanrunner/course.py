@@ -44,10 +44,19 @@ ANSWERS = "answers"
 KATAS_CONFTEST = "koans/katas/conftest.py"
 PYTEST_CONFIGS = ("pytest.ini", ".pytest.ini", "tox.ini", "setup.cfg", "pyproject.toml")
 TEST_DEF = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+(test_\w+)", re.M)
-NEEDS = {
-    "torch": re.compile(r"^\s*(?:import|from)\s+torch\b|importorskip\(\s*['\"]torch", re.M),
-    "numpy": re.compile(r"^\s*(?:import|from)\s+numpy\b", re.M),
-    "hypothesis": re.compile(r"^\s*(?:import|from)\s+hypothesis\b", re.M),
+# What a koan file imports that is worth having warm in the runner's server before it forks a
+# child for the file: a pattern in the file, and the modules to import for it. Importing never
+# starts CUDA or a thread (checked for each): a fork after it is as safe as before.
+NEEDS: dict[str, tuple[re.Pattern[str], tuple[str, ...]]] = {
+    "torch": (re.compile(r"^\s*(?:import|from)\s+torch\b|importorskip\(\s*['\"]torch", re.M),
+              ("torch",)),
+    # torch.compile's first use in a child imports Dynamo, AOTAutograd and export: seconds each
+    "dynamo": (re.compile(r"torch\.(?:compile|_dynamo|export|fx|jit|_functorch|func)\b"),
+               ("torch", "torch._dynamo", "torch._functorch.aot_autograd", "torch.export")),
+    "profiler": (re.compile(r"torch\.profiler\b"), ("torch", "torch.profiler")),
+    "numpy": (re.compile(r"^\s*(?:import|from)\s+numpy\b", re.M), ("numpy",)),
+    "hypothesis": (re.compile(r"^\s*(?:import|from)\s+hypothesis\b", re.M),
+                   ("hypothesis", "hypothesis.strategies")),
 }
 
 
@@ -170,8 +179,8 @@ def _scan(path: str) -> _Scan | None:
         text = None
     body = text or ""
     scan = _Scan(stamp, text, hashlib.sha1(data).hexdigest(),
-                 tuple(name for name, pattern in NEEDS.items()
-                       if name in body and pattern.search(body)),
+                 tuple(dict.fromkeys(module for pattern, modules in NEEDS.values()
+                                     if pattern.search(body) for module in modules)),
                  tuple(TEST_DEF.findall(body)))
     if len(data) == st.st_size and time.time_ns() - max(st.st_mtime_ns, st.st_ctime_ns) > 10**8:
         _scans[path] = scan

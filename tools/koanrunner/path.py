@@ -81,7 +81,7 @@ def log_event(event: str, **fields: Any) -> None:
     target = os.environ.get("KOANS_EVENT_LOG")
     if not target:
         return
-    fields.update(event=event, t=time.time())
+    fields.update(event=event, t=time.time(), pid=os.getpid())
     try:
         with open(target, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(fields) + "\n")

@@ -162,9 +162,10 @@ def test_watch_follows_a_goto_typed_in_another_terminal(course):
     proc = course.popen("watch")
     try:
         course.wait_for(lambda e: e["event"] == "verdict", proc=proc)
-        course.run("goto", "02_more")  # its own verdict is one; the watcher's must follow
-        m = len(course.read_events())
-        event = course.wait_for(lambda e: e["event"] == "verdict", after=m, timeout=60, proc=proc)
+        m = len(course.read_events())  # counted before the goto: the watcher may answer first
+        course.run("goto", "02_more")
+        event = course.wait_for(lambda e: e["event"] == "verdict" and e.get("pid") == proc.pid
+                                and "02_more" in str(e.get("koan")), after=m, timeout=60, proc=proc)
         assert event["koan"].endswith("test_true_plus_true_is_two")
     finally:
         proc.kill()
