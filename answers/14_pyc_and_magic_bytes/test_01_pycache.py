@@ -3,6 +3,7 @@
 import importlib.util
 import py_compile
 import sys
+import sysconfig
 from pathlib import Path
 
 import pytest
@@ -38,10 +39,23 @@ def test_the_cache_file_name_carries_the_interpreter_tag():
 @pytest.mark.skipif(sys.implementation.name != "cpython", reason="the tag names the implementation")
 def test_the_tag_names_implementation_and_version():
     """The tag is the implementation's name plus its major and minor version, because the
-    bytecode format changes between minor releases but is frozen across a release's bugfix
-    versions."""
+    bytecode format changes between minor releases and, by policy, stays put across a
+    release's bugfix versions (CPython's own table of magic numbers records one exception: a
+    bump in 3.5.2)."""
     major, minor = sys.version_info[:2]
     assert TAG.replace(f"{major}{minor}", "XY") == "cpython-XY"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the suffix spelled out here is Linux's")
+def test_bytecode_is_tagged_by_interpreter_and_machine_code_by_platform():
+    """A .pyc holds bytecode for Python's virtual machine; a C extension holds machine code,
+    instructions for one kind of CPU calling one operating system's libraries. Each file name
+    carries what decides who may load the file: the .pyc's cache tag, and, for an extension
+    module built for one interpreter, the suffix sysconfig calls EXT_SUFFIX (the first of
+    importlib.machinery.EXTENSION_SUFFIXES, the endings the import system looks for)."""
+    names = {"cache_tag": TAG, "EXT_SUFFIX": sysconfig.get_config_var("EXT_SUFFIX")}
+    naming_the_os = [label for label, name in names.items() if sys.platform in name]
+    assert naming_the_os == ["EXT_SUFFIX"]
 
 
 def test_optimised_bytecode_gets_its_own_file():
@@ -62,8 +76,8 @@ def test_pycache_prefix_moves_the_cache_into_a_mirror_tree(monkeypatch):
 @given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=1, max_size=12))
 def test_source_from_cache_maps_a_cache_file_back_to_its_source(module):
     """source_from_cache undoes cache_from_source: from a cache path importlib recovers the
-    source path, which is how it finds the source to compare a .pyc against. It drops the cache
-    folder, the interpreter tag and any optimisation level, whichever module it is given."""
+    path of the source the .pyc was compiled from. It drops the cache folder, the interpreter
+    tag and any optimisation level, whichever module it is given."""
     source = f"/project/pkg/{module}.py"
     assert importlib.util.source_from_cache(importlib.util.cache_from_source(source)) == source
     cached = f"/project/pkg/__pycache__/util.{TAG}.opt-1.pyc"

@@ -2,9 +2,11 @@
 
 An `async def` function also returns an object that owns a suspendable frame. An event loop
 is just a caller that keeps calling `send(None)`; here we play the event loop ourselves. The
-last koans watch frames being entered with `sys.settrace` and `sys.setprofile`.
+last koans watch frames being run: with `sys.settrace` and `sys.setprofile`, with
+`sys.monitoring`, and at the C function the interpreter runs every frame with.
 """
 
+import ctypes
 import inspect
 import sys
 
@@ -31,19 +33,6 @@ def test_calling_an_async_function_runs_none_of_its_body():
         assert type(coro).__name__ == "coroutine"
     finally:
         coro.close()  # never started: close it so Python does not warn "never awaited"
-
-
-def test_a_coroutine_runs_with_send_none_and_no_event_loop():
-    """There is no magic in an event loop. `coro.send(None)` runs the coroutine until it
-    suspends or finishes; when it finishes, its return value arrives in StopIteration, exactly
-    as with a generator."""
-
-    async def answer():
-        return 6 * 7
-
-    with pytest.raises(StopIteration) as info:
-        answer().send(None)
-    assert info.value.value == 42
 
 
 def test_await_passes_the_suspension_up_to_whoever_called_send():
@@ -81,17 +70,40 @@ def test_an_awaiting_coroutine_is_suspended_with_its_frame():
         coro.close()
 
 
-def test_a_finished_coroutine_drops_its_frame():
-    """Like a generator, a coroutine that has finished has nothing left to resume, so it lets go
-    of its frame. Its state is CORO_CLOSED."""
+def _owner_of_my_callers_frame():
+    return type(sys._getframe(1).f_generator).__name__
 
-    async def task():
-        return 1
 
-    coro = task()
-    with pytest.raises(StopIteration):
-        coro.send(None)
-    assert coro.cr_frame == None
+def _finish(coroutine):
+    """Play the event loop for a coroutine that never waits: one send(None) runs it to the end."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 14),
+    reason="frame.f_generator is new in Python 3.14: before, a generator or coroutine pointed at "
+    "its frame (gi_frame, cr_frame) but the frame had no link back to it",
+)
+def test_a_frame_links_back_to_the_object_that_owns_it():
+    """A generator or a coroutine owns its frame (`gi_frame`, `cr_frame`), and since 3.14 the
+    frame links back through `f_generator`: code running inside can reach the object that
+    suspends and resumes it. The frame of an ordinary call belongs to no such object, and its
+    `f_generator` holds the usual placeholder for "nothing"."""
+
+    def numbers():
+        yield _owner_of_my_callers_frame()
+
+    async def fetch():
+        return _owner_of_my_callers_frame()
+
+    def plain():
+        return _owner_of_my_callers_frame()
+
+    owners = [next(numbers()), _finish(fetch()), plain()]
+    assert owners == ["generator", "coroutine", "NoneType"]
 
 
 def _leaf():
@@ -192,3 +204,75 @@ def test_a_local_tracer_sees_each_line_executed():
     finally:
         sys.settrace(previous)
     assert events.count("line") == 3
+
+
+def _work():
+    for i in range(3):
+        len("ab")
+        abs(-i)
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 12),
+    reason="sys.monitoring is new in Python 3.12 (PEP 669); before, Python code could watch frames "
+    "only through sys.settrace and sys.setprofile, which cannot switch an event off at one place",
+)
+def test_monitoring_can_switch_an_event_off_at_one_instruction():
+    """PEP 669's sys.monitoring does not slow every frame down: it rewrites just the
+    instructions it watches (a watched CALL becomes an instrumented twin). A callback that
+    returns sys.monitoring.DISABLE turns its event off at the one instruction that reported
+    it, which then runs at full speed again; this is how a coverage tool pays once per line."""
+    mon = sys.monitoring
+    tool = next(t for t in range(6) if mon.get_tool(t) is None)
+    called = []
+
+    def on_call(code, offset, callee, arg0):
+        called.append(callee.__name__)
+        return mon.DISABLE
+
+    mon.use_tool_id(tool, "koans")
+    try:
+        mon.register_callback(tool, mon.events.CALL, on_call)
+        mon.set_local_events(tool, _work.__code__, mon.events.CALL)
+        _work()
+    finally:
+        mon.set_local_events(tool, _work.__code__, 0)
+        mon.register_callback(tool, mon.events.CALL, None)
+        mon.free_tool_id(tool)
+    assert called == ["range", "len", "abs"]
+
+
+class _DlInfo(ctypes.Structure):
+    """What the C library's dladdr() reports about an address."""
+
+    _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+
+
+def _symbol_at(address):
+    """The name of the exported C function that starts at `address`, as dladdr() finds it."""
+    dladdr = getattr(ctypes.CDLL(None), "dladdr", None)
+    info = _DlInfo()
+    if dladdr is None or not dladdr(ctypes.c_void_p(address), ctypes.byref(info)):
+        pytest.skip("no dladdr() here, or it knows no symbol at that address")
+    return info.dli_sname.decode()
+
+
+@pytest.mark.skipif(
+    sys.implementation.name != "cpython" or not sys.platform.startswith("linux"),
+    reason="reads CPython's frame-evaluation pointer through ctypes and glibc's dladdr()",
+)
+def test_every_frame_is_run_by_the_c_function_behind_one_pointer():
+    """PEP 523 gave each interpreter a pointer to the C function that runs a frame, so that a
+    JIT or a debugger can swap in its own (torch.compile's TorchDynamo does exactly that).
+    CPython exports a getter for the pointer, which reports the default function while the
+    slot is empty (since 3.11 it holds NULL until something swaps a function in); ctypes can
+    call the getter, and dladdr() names the function the address belongs to. Nothing in this
+    process has swapped it."""
+    api = ctypes.pythonapi
+    api.PyInterpreterState_Get.restype = ctypes.c_void_p
+    public = getattr(api, "PyInterpreterState_GetEvalFrameFunc", None)  # where it exists
+    getter = public or api._PyInterpreterState_GetEvalFrameFunc
+    getter.restype, getter.argtypes = ctypes.c_void_p, [ctypes.c_void_p]
+    address = getter(api.PyInterpreterState_Get())
+    assert _symbol_at(address) == "_PyEval_EvalFrameDefault"

@@ -7,10 +7,14 @@ import pytest
 
 RATE = 2
 
+# Every instruction that loads a constant, in one release or another.
+CONSTANT_LOADS = ("LOAD_CONST", "RETURN_CONST", "LOAD_SMALL_INT", "LOAD_COMMON_CONSTANT")
+
 
 def opnames(fn):
-    """Instruction names, with 3.12/3.13 variants (LOAD_FAST_CHECK, LOAD_FAST_LOAD_FAST,
-    LOAD_FAST_AND_CLEAR) folded back into plain LOAD_FAST."""
+    """Instruction names, with the variants of the local load (LOAD_FAST_CHECK and
+    LOAD_FAST_AND_CLEAR since 3.12, LOAD_FAST_LOAD_FAST since 3.13, LOAD_FAST_BORROW since 3.14)
+    folded back into plain LOAD_FAST."""
     names = [i.opname for i in dis.get_instructions(fn)]
     return ["LOAD_FAST" if name.startswith("LOAD_FAST") else name for name in names]
 
@@ -54,11 +58,11 @@ def test_a_closure_variable_is_read_through_a_cell():
 
 def test_assigning_anywhere_in_a_function_makes_the_name_local_everywhere():
     """Scope is decided when the function is compiled. Because RATE is assigned further down,
-    every use of RATE in the function is a LOAD_FAST, including the read before the assignment
-    (LOAD_FAST_CHECK on 3.12+, which tests that the slot was filled)."""
+    every use of RATE in the function is a local load, including the read before the
+    assignment (LOAD_FAST_CHECK on 3.12+, which tests that the slot was filled)."""
 
     def shadow():
-        before = RATE
+        before = RATE  # noqa: F823 -- the read the koan is about
         RATE = 3  # noqa: F841
         return before
 
@@ -67,13 +71,13 @@ def test_assigning_anywhere_in_a_function_makes_the_name_local_everywhere():
 
 
 def test_load_fast_argument_is_an_index_into_co_varnames():
-    """The operand of LOAD_FAST is the slot number, the position of the name in co_varnames.
-    dis shows the name next to it only as a courtesy."""
+    """The operand of a local load is the slot number, the position of the name in
+    co_varnames. dis shows the name next to it only as a courtesy."""
 
-    def second(a, b):
-        return b
+    def last(price, qty, discount):
+        return discount
 
-    load = next(i for i in dis.get_instructions(second) if i.opname.startswith("LOAD_FAST"))
+    load = next(i for i in dis.get_instructions(last) if i.opname.startswith("LOAD_FAST"))
     assert load.arg == __
 
 
@@ -85,26 +89,31 @@ def add(a, b):
     return a + b
 
 
-@pytest.mark.skipif(
-    sys.version_info < (3, 11),
-    reason="3.10 still had one opcode per binary operator (3.11 merged them)",
-)
+def item(seq, i):
+    return seq[i]
+
+
 def test_one_opcode_serves_every_binary_operator_since_3_11():
-    """3.11 replaced the per-operator opcodes with one generic instruction whose argument says
-    which operator (dis shows it as argrepr). Many older texts still show the old names; the
-    adaptive interpreter then specialises the generic instruction."""
-    instr = first_binary(add)
-    assert (instr.opname, instr.argrepr) == __
+    """Up to 3.10 each operator had its own opcode, named after the operation. 3.11 replaced
+    them with one generic instruction whose argument says which operator (dis shows it as
+    argrepr), so bytecode names from older books no longer match what dis prints."""
+    if sys.version_info >= (3, 11):
+        instr = first_binary(add)
+        assert (instr.opname, instr.argrepr) == __
+    else:
+        assert first_binary(add).opname == __
 
 
-@pytest.mark.skipif(
-    sys.version_info >= (3, 11),
-    reason="since 3.11 every binary operator shares one opcode, with an argument",
-)
-def test_addition_had_its_own_opcode_up_to_3_10():
-    """Up to 3.10 each operator had its own opcode, named after the operation. 3.11 merged them
-    into one, so bytecode names from older books no longer match what dis prints."""
-    assert first_binary(add).opname == __
+def test_what_a_subscription_compiles_to():
+    """`seq[i]` takes two operands from the stack and pushes one result, just like `a + b`, but
+    up to 3.13 it had an opcode of its own, named after the subscript. 3.14 made it one more
+    operator of the generic binary instruction, whose argument now names it with the
+    brackets."""
+    instr = first_binary(item)
+    if sys.version_info >= (3, 14):
+        assert (instr.opname, instr.argrepr) == __
+    else:
+        assert instr.opname == __
 
 
 @pytest.mark.skipif(
@@ -123,65 +132,66 @@ def test_functions_open_with_a_hook_instruction_since_3_11():
     assert opnames(first)[0] == __
 
 
-@pytest.mark.skipif(
-    sys.version_info < (3, 12),
-    reason="before 3.12 `return None` was two instructions: LOAD_CONST, RETURN_VALUE",
-)
-@pytest.mark.skipif(
-    sys.version_info >= (3, 14),
-    reason="3.14 removed this fused instruction again: opcodes are implementation details",
-)
-def test_return_none_is_one_fused_instruction_on_3_12_and_3_13():
-    """3.12 fused the pair 'push a constant' and 'return the top of the stack' into a single
-    instruction, so a function that falls off its end returns None in one step. Opcodes are
-    implementation details: they keep changing."""
+def test_how_a_function_returns_a_constant():
+    """A return pops the value on top of the stack, so returning a constant first pushes it:
+    two instructions. 3.12 fused the pair into one that returns a co_consts entry directly,
+    and 3.14 took the fused instruction out again. Opcodes are implementation details: they
+    come and go between releases."""
 
-    def nothing():
-        pass
+    def word():
+        return "done"
 
-    assert opnames(nothing)[-1] == __
+    body = [name for name in opnames(word) if name != "RESUME"]
+    if (3, 12) <= sys.version_info < (3, 14):
+        assert body == __
+    else:
+        assert body == __
+
+
+def test_a_small_int_rides_in_the_instruction_since_3_14():
+    """3.14 added an instruction just for small ints: it carries the value itself in its
+    one-byte argument, so the int needs no entry in co_consts and no table lookup. An int that
+    does not fit in that byte is loaded from co_consts as before."""
+
+    def load_of(value):
+        code = compile(f"x = {value}", "<koan>", "exec")
+        return next(i.opname for i in dis.get_instructions(code) if i.opname in CONSTANT_LOADS)
+
+    loaded_with = [load_of(value) for value in (7, 255, 256, -5)]
+    if sys.version_info >= (3, 14):
+        assert loaded_with == __
+    else:
+        assert loaded_with == __
 
 
 def squares(xs):
     return [x * x for x in xs]
 
 
-def nested_code(fn):
-    return [c for c in fn.__code__.co_consts if hasattr(c, "co_code")]
-
-
-@pytest.mark.skipif(
-    sys.version_info < (3, 12),
-    reason="up to 3.11 a comprehension is compiled as a hidden nested function",
-)
-def test_comprehensions_are_inlined_since_3_12():
-    """PEP 709 (3.12) inlined list, dict and set comprehensions into the enclosing function's own
-    bytecode, saving a function call per comprehension. (Generator expressions still get a
-    function of their own.)"""
-    assert len(nested_code(squares)) == __
-
-
-@pytest.mark.skipif(
-    sys.version_info >= (3, 12),
-    reason="since 3.12 (PEP 709) comprehensions are inlined into the function",
-)
-def test_comprehensions_were_hidden_functions_up_to_3_11():
-    """Up to 3.11 a list comprehension was compiled as a nested function, stored as a code
-    object in co_consts and called once; that function's scope kept the loop variable from
-    leaking. 3.12 inlines it and keeps the loop variable isolated by other means (PEP 709)."""
-    assert len(nested_code(squares)) == __
+def test_where_a_comprehension_is_compiled():
+    """Up to 3.11 a list comprehension was compiled as a hidden nested function, stored as a
+    code object in co_consts (named after the kind of comprehension) and called once; its own
+    scope kept the loop variable from leaking. PEP 709 (3.12) inlined list, dict and set
+    comprehensions into the enclosing function's bytecode, saving that call, and isolates the
+    loop variable by other means. (Generator expressions still get a function of their own.)"""
+    nested = [c.co_name for c in squares.__code__.co_consts if hasattr(c, "co_code")]
+    if sys.version_info >= (3, 12):
+        assert nested == __
+    else:
+        assert nested == __
 
 
 def test_an_unreachable_branch_emits_no_instructions():
     """`if 0:` can never run, so the compiler emits no bytecode for its body. (On 3.10 and 3.11
-    the string still lingers, unused, in co_consts; 3.12 cleans the table too.)"""
+    its string still lingers, unused, in co_consts; 3.12 and later drop it from the table too.)"""
 
     def dead():
         if 0:
             return "unreached"
-        return 1
+        return "reached"
 
-    assert any(i.argval == "unreached" for i in dis.get_instructions(dead)) == __
+    loaded = [i.argval for i in dis.get_instructions(dead) if i.opname in CONSTANT_LOADS]
+    assert loaded == __
 
 
 def test_a_list_literal_after_in_becomes_a_constant_tuple():

@@ -50,12 +50,6 @@ def test_the_python_binary_is_an_elf_file():
     assert head == __
 
 
-def test_the_png_signature_is_readable_in_a_hex_dump():
-    """Bytes 1-3 of the eight-byte PNG signature are printable ASCII letters, so a human looking
-    at a hex dump can recognise the file."""
-    assert PNG_SIGNATURE[1:4] == __
-
-
 def test_the_png_signature_is_broken_by_newline_translation():
     """The signature embeds \\r\\n and a lone \\n on purpose: a text-mode transfer that turns
     CRLF into LF (or LF into CRLF) changes the first eight bytes, so the damage is detected before
@@ -99,15 +93,10 @@ def parquet_shaped(columns, footer):
     return b"PAR1" + columns + footer + struct.pack("<I", len(footer)) + b"PAR1"
 
 
-def test_parquet_puts_its_magic_at_both_ends():
-    """A Parquet writer streams column data first and only knows the metadata at the end, so the
-    file both starts and ends with PAR1: a reader can check either end."""
-    data = parquet_shaped(b"\x01\x02\x03", b"metadata")
-    assert (data[:4], data[-4:]) == __
-
-
 def test_a_parquet_reader_finds_the_footer_from_the_last_eight_bytes():
-    """A reader seeks to the end, reads 8 bytes (the footer length, then PAR1) and then jumps
-    straight to the metadata without scanning the data. The length is little-endian."""
+    """A Parquet writer streams the column data first and only knows the metadata at the end,
+    so the file ends (as it starts) with PAR1, right after the metadata's length. A reader seeks
+    to the end, reads those 8 bytes and jumps straight to the metadata without scanning the
+    data. The length is little-endian."""
     data = parquet_shaped(b"\x01\x02\x03", b"metadata")
     assert data[-8:-4] == __

@@ -1,13 +1,11 @@
-"""Frames: every call gets a workspace object on the heap, linked to its caller.
+"""Frames: every call gets a workspace, linked to its caller, that you can hold as an object.
 
 CPython keeps each call's state (its code, its locals, where it is in the bytecode, who
-called it) in a frame. `sys._getframe()` hands you the current one as an ordinary object.
+called it) in a frame. `sys._getframe()` hands you the current one as an ordinary object on
+the heap.
 """
 
 import sys
-
-from hypothesis import given
-from hypothesis import strategies as st
 
 
 def _name_of_my_caller():
@@ -35,7 +33,7 @@ def _outer():
 
 def test_f_back_walks_from_callee_to_caller():
     """Each frame points at the frame that called it through `f_back`. Walking that chain is
-    exactly what a traceback printer or a debugger's `up` command does."""
+    what a debugger's `up` command does, and what `traceback.print_stack()` prints."""
     frame = _outer()
     names = [frame.f_code.co_name, frame.f_back.f_code.co_name, frame.f_back.f_back.f_code.co_name]
     assert names == __
@@ -47,16 +45,16 @@ def _dive(depth):
     return _dive(depth - 1)
 
 
-@given(st.integers(min_value=0, max_value=12))
-def test_each_recursive_call_adds_one_frame(depth):
+def test_each_recursive_call_adds_one_frame():
     """Recursion is not a loop: each level is a separate frame with its own `depth` local.
     `_dive(n)` calls itself n more times, and every call, the first one included, is a frame
-    of its own on top of ours."""
+    of its own on top of ours. The walk starts at the frame that `_dive` handed back."""
     here = sys._getframe()
-    frame, links = _dive(depth), 0
+    frame, depths = _dive(3), []
     while frame is not here:
-        frame, links = frame.f_back, links + 1
-    assert links == depth + __
+        depths.append(frame.f_locals["depth"])
+        frame = frame.f_back
+    assert depths == __
 
 
 def _make_frame():
@@ -72,26 +70,35 @@ def test_a_frame_outlives_the_call_that_made_it():
     assert frame.f_locals["secret"] == __
 
 
-def test_writing_to_frame_f_locals_reaches_the_variable_only_since_3_13():
-    """PEP 667 (Python 3.13) made `frame.f_locals` of a function a write-through proxy onto
-    the real local variables. Before 3.13 it was a dict snapshot: writing to it (outside a
-    trace function) changed the dict and left the variable alone."""
-    x = 1
-    sys._getframe().f_locals["x"] = 2
+def test_what_a_write_through_f_locals_does_to_the_variable():
+    """PEP 667 (Python 3.13) changed what `frame.f_locals` of a function is. Before, it was a
+    dict that the interpreter filled from the variables whenever it was asked for, and copied
+    back only after a trace function had run. Since, it is a write-through proxy: reading or
+    writing one of its keys reads or writes the frame's variable of that name."""
+    colour = "red"
+    sys._getframe().f_locals["colour"] = "blue"
     if sys.version_info >= (3, 13):
-        assert x == __
+        assert colour == __
     else:
-        assert x == __
+        assert colour == __
 
 
-def test_locals_is_a_fresh_snapshot_each_call_since_3_13():
-    """Before 3.13, `locals()` in a function returned the same cached dict each time, refreshed
-    in place. PEP 667 made it return a new independent snapshot on every call, so two calls
-    give two different dicts."""
+def _first_locals_after_a_second_call():
+    early = 1
+    first = locals()
+    late = 2
+    locals()
+    return sorted(first)
+
+
+def test_what_a_second_locals_call_does_to_the_first_result():
+    """Before 3.13, `locals()` in a function returned the frame's one cached dict every time,
+    refreshing it in place from the current variables. PEP 667 made every call return a new,
+    independent snapshot of the variables bound at that moment."""
     if sys.version_info >= (3, 13):
-        assert (locals() is locals()) == __
+        assert _first_locals_after_a_second_call() == __
     else:
-        assert (locals() is locals()) == __
+        assert _first_locals_after_a_second_call() == __
 
 
 def _fail_deep():
@@ -105,7 +112,7 @@ def _fail_middle():
 def test_a_traceback_is_a_chain_of_frames_from_catcher_to_raiser():
     """A traceback is a linked list of (frame, line) entries. It starts at the frame that
     caught the exception and `tb_next` walks *down* towards the frame that raised it: the
-    opposite direction to `f_back`."""
+    opposite direction to `f_back`. The callers above the catcher are not in it."""
     try:
         _fail_middle()
     except KeyError as err:
@@ -133,6 +140,37 @@ def test_a_traceback_keeps_the_raising_frame_and_its_locals_alive():
     assert tb.tb_next.tb_frame.f_locals["payload"] == __
 
 
+def _keep_the_error():
+    try:
+        _fail_deep()
+    except KeyError as err:
+        return err
+
+
+def _raise_it_again(err):
+    raise err
+
+
+def _catch_it_again(err):
+    try:
+        _raise_it_again(err)
+    except KeyError as again:
+        return again.__traceback__
+
+
+def test_raising_a_kept_exception_again_grows_its_old_traceback():
+    """An exception object carries its traceback in `__traceback__`, and raising the same object
+    again does not start a fresh one: the entries of the new trip are put in front of the ones
+    it already holds. So a traceback can list frames that returned long ago and were never
+    on the current `f_back` chain."""
+    tb = _catch_it_again(_keep_the_error())
+    names = []
+    while tb is not None:
+        names.append(tb.tb_frame.f_code.co_name)
+        tb = tb.tb_next
+    assert names == __
+
+
 def test_eval_runs_compiled_code_in_a_new_frame():
     """`eval` is the whole pipeline at run time: the source is parsed, compiled to a code
     object, and run by the interpreter in a fresh frame. That frame's code carries the filename
@@ -155,19 +193,20 @@ def test_the_eval_frame_links_back_to_its_caller():
 
 
 def _make_closure():
-    used = 1
-    unused = "x" * 1000
-    also_unused = [unused]
+    rate = 3
+    table = "x" * 1000
+    rows = [table]
 
-    def inner():
-        return used
+    def scale(n):
+        return n * rate
 
-    return inner
+    return scale
 
 
 def test_a_closure_keeps_cells_not_the_whole_frame():
     """It is tempting to say a closure keeps its defining frame alive. It does not: the
     compiler moves only the variables the inner function names into cells, and the closure
-    holds just those cells. The outer frame and its other locals are freed as usual."""
-    inner = _make_closure()
-    assert len(inner.__closure__) == __
+    holds just those cells, one per name in `co_freevars`. The outer frame and its other
+    locals are freed as usual."""
+    scale = _make_closure()
+    assert scale.__code__.co_freevars == __

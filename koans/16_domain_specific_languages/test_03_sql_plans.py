@@ -9,9 +9,6 @@ koans only look at the stable words.
 import sqlite3
 from contextlib import closing
 
-from hypothesis import given
-from hypothesis import strategies as st
-
 
 def staff_db():
     """A fresh in-memory database with 100 staff rows; close it when done."""
@@ -45,8 +42,8 @@ def test_group_by_and_avg_are_primitives_of_the_language():
 def test_create_index_changes_the_plan_not_the_query():
     """With no index on `name`, the only way to find one row is to read every row. After
     CREATE INDEX the same query text compiles to a different plan, one that looks the name up
-    in the sorted index and reads only the rows it points to. The first word of a plan line
-    names the strategy."""
+    in the sorted index and reads only the rows it points to; the language being declarative,
+    which rows it returns cannot change. The first word of a plan line names the strategy."""
     with closing(staff_db()) as db:
         query = "SELECT salary FROM staff WHERE name = 'n5'"
         before = plan(db, query)[0]
@@ -65,17 +62,6 @@ def test_explain_lists_the_program_the_query_compiles_to():
         program = db.execute("EXPLAIN SELECT salary FROM staff WHERE name = 'n5'").fetchall()
         opcodes = [row[1] for row in program]
         assert (opcodes[0], "Halt" in opcodes, "SCAN" in opcodes) == __
-
-
-def test_a_new_plan_gives_the_same_answer():
-    """Because the language is declarative, the planner is free to change strategy: the
-    answer must not depend on it. Same rows with and without the index."""
-    with closing(staff_db()) as db:
-        query = "SELECT salary FROM staff WHERE name = 'n5'"
-        before = db.execute(query).fetchall()
-        db.execute("CREATE INDEX staff_by_name ON staff (name)")
-        after = db.execute(query).fetchall()
-        assert (before == after, after) == __
 
 
 def test_the_planner_chooses_the_join_order_not_the_query_text():
@@ -108,10 +94,15 @@ def test_aggregates_skip_nulls_but_count_star_does_not():
         assert db.execute("SELECT AVG(x), COUNT(x), COUNT(*) FROM t").fetchone() == __
 
 
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=10))
-def test_parameters_keep_data_out_of_the_language(text):
-    """A `?` placeholder is bound after the statement is compiled, so the value can never be
-    parsed as SQL, whatever quotes, semicolons or `DROP TABLE` it contains."""
+def test_parameters_keep_data_out_of_the_language():
+    """Text pasted into a statement is parsed as SQL: a quote in it ends the string literal and
+    whatever follows becomes part of the query. A `?` placeholder is bound after the statement
+    is compiled, so its value is only ever compared, never parsed. Both queries below look for
+    a person with the same odd name."""
     with closing(sqlite3.connect(":memory:")) as db:
-        (echoed,) = db.execute("SELECT ?", (text,)).fetchone()
-        assert (echoed == text) == __
+        db.execute("CREATE TABLE people (name TEXT)")
+        db.executemany("INSERT INTO people VALUES (?)", [("ann",), ("bo",), ("cy",)])
+        name = "x' OR '1'='1"
+        pasted = db.execute(f"SELECT name FROM people WHERE name = '{name}'").fetchall()
+        bound = db.execute("SELECT name FROM people WHERE name = ?", (name,)).fetchall()
+        assert (len(pasted), len(bound)) == __
