@@ -16,10 +16,11 @@ def test_fancy_indexing_returns_a_copy():
 
 def test_boolean_mask_returns_a_copy():
     """A mask selects an irregular subset of elements, which no single shape and set of strides
-    can describe, so reading `a[mask]` has to gather them somewhere."""
+    can describe, so reading `a[mask]` has to gather them into a new array. Chained indexing
+    such as `a[mask][0] = x` writes into that temporary copy."""
     a = np.arange(6)
-    selected = a[a > 2]
-    assert np.shares_memory(a, selected) == False
+    a[a > 2][0] = 100
+    assert a.tolist() == [0, 1, 2, 3, 4, 5]
 
 
 def test_boolean_mask_assignment_writes_in_place():
@@ -31,10 +32,11 @@ def test_boolean_mask_assignment_writes_in_place():
 
 
 def test_transpose_is_a_view():
-    """Transposing only swaps the shape and the strides in the header; no element moves.
-    `np.shares_memory` asks whether two arrays touch any byte in common."""
-    m = np.arange(12).reshape(3, 4)
-    assert np.shares_memory(m, m.T) == True
+    """Transposing only swaps the shape and the strides in the header; no element moves, so
+    `m.T[i, j]` is the very element `m[j, i]`."""
+    m = np.arange(6).reshape(2, 3)
+    m.T[2, 0] = 99
+    assert m.tolist() == [[0, 1, 99], [3, 4, 5]]
 
 
 def test_reshape_of_a_contiguous_array_is_a_view():
@@ -46,12 +48,18 @@ def test_reshape_of_a_contiguous_array_is_a_view():
     assert m[0].tolist() == [0, 99, 2, 3]
 
 
-def test_reshape_of_a_transposed_array_copies():
-    """The transpose reads memory column by column; flattening it needs the order
-    0, 4, 8, 1, 5, ... which no single stride produces. Reshape then silently copies."""
+def test_reshape_of_a_transpose_copies_only_to_merge_axes_that_do_not_chain():
+    """Reshape returns a view whenever each new axis can be given a stride over the same
+    buffer. Splitting an axis always can (its pieces step by multiples of its stride), and so
+    can adding an axis of length 1. Merging two axes into one needs the elements to follow
+    each other at one fixed step in the order reshape reads them (C order unless told
+    otherwise): `m.T` is (4, 3) with strides (8, 32), and flattening it in C order reads the
+    buffer's elements 0, 4, 8, 1, 5, ..., which no single stride walks, so such a reshape
+    silently copies."""
     m = np.arange(12).reshape(3, 4)
-    flat = m.T.reshape(12)
-    assert np.shares_memory(m, flat) == False
+    shapes = [(12,), (2, 2, 3), (4, 1, 3), (2, 6)]
+    views = [shape for shape in shapes if np.shares_memory(m, m.T.reshape(shape))]
+    assert views == [(2, 2, 3), (4, 1, 3)]
 
 
 def test_ravel_gives_a_view_but_flatten_always_copies():
@@ -63,11 +71,15 @@ def test_ravel_gives_a_view_but_flatten_always_copies():
     assert m[0].tolist() == [-1, 1, 2, 3]
 
 
-def test_ravel_of_a_transpose_has_to_copy():
-    """`ravel` promises a view only when the elements already lie in the requested order in
-    memory. For a transpose they do not, so ravel quietly copies, just like reshape."""
-    m = np.arange(12).reshape(3, 4)
-    assert np.shares_memory(m, m.T.ravel()) == False
+def test_ravel_copies_unless_the_order_asked_for_is_the_order_in_memory():
+    """`ravel` promises a view only when the elements already lie one after another, at one
+    fixed step, in the order it reads them. It reads in C order (last index fastest) by
+    default; `ravel("F")` reads in Fortran order (first index fastest), and the transpose of a
+    C array is laid out in exactly that order."""
+    m = np.arange(6).reshape(2, 3)
+    m.T.ravel()[1] = -1
+    m.T.ravel("F")[1] = -2
+    assert m.tolist() == [[0, -2, 2], [3, 4, 5]]
 
 
 def test_tobytes_is_a_snapshot_copy():

@@ -1,8 +1,9 @@
 """Every Python value is an object that carries a count of the references pointing at it.
 
-sys.getrefcount(x) reads that count, but it always reads one too many, because passing x to
-getrefcount is itself a reference for the duration of the call. The absolute number also varies
-between versions, so these koans measure DIFFERENCES: what a single statement adds or removes.
+sys.getrefcount(x) reads that count. Up to 3.13 it always reads one too many, because passing x
+to getrefcount is itself a reference for the duration of the call; 3.14 can pass a local
+variable without counting it. The absolute number varies between versions, so most of these
+koans measure DIFFERENCES: what a single statement adds or removes.
 """
 
 import sys
@@ -12,25 +13,17 @@ class Thing:
     """A fresh object: nothing else in the interpreter can be holding a reference to it."""
 
 
-def test_binding_a_second_name_adds_exactly_one_reference():
-    """A name is a reference: `alias = thing` writes nothing but a pointer, and bumps the count in
-    the object's header. Even this 'read' is a write to the object's memory, which is why a forked
+def test_every_name_bound_to_an_object_is_one_reference():
+    """A name is a reference: `alias = thing` copies no object, it stores one more pointer and
+    bumps the count in the object's header. A chained assignment binds each of its targets to
+    the same object. Even this 'read' is a write to the object's memory, which is why a forked
     worker loses copy-on-write sharing of pages it merely looks at."""
     thing = Thing()
     before = sys.getrefcount(thing)
-    alias = thing
+    first = second = thing
+    third = first
     assert sys.getrefcount(thing) - before == __
-    assert alias is thing
-
-
-def test_appending_to_a_list_adds_exactly_one_reference():
-    """A list does not hold copies of its items, only pointers to them, and each pointer counts.
-    Appending stores one more pointer, so the count goes up by one."""
-    thing = Thing()
-    things = []
-    before = sys.getrefcount(thing)
-    things.append(thing)
-    assert sys.getrefcount(thing) - before == __
+    assert third is second
 
 
 def test_a_repeated_list_holds_one_reference_per_slot():
@@ -41,6 +34,18 @@ def test_a_repeated_list_holds_one_reference_per_slot():
     triple = [thing] * 3
     assert sys.getrefcount(thing) - before == __
     assert len(triple) == 3
+
+
+def test_repeating_a_list_of_rows_repeats_pointers_to_one_row():
+    """Repetition copies pointers, never the objects they point at. `[[thing] * 2] * 3` first
+    builds one row whose two slots point at `thing`, then an outer list whose three slots all
+    point at that one row: the classic aliasing bug of grids built this way. The one-item
+    temporaries made along the way are freed at once."""
+    thing = Thing()
+    before = sys.getrefcount(thing)
+    grid = [[thing] * 2] * 3
+    assert sys.getrefcount(thing) - before == __
+    assert len(grid) == 3
 
 
 def test_a_dict_entry_can_reference_the_same_object_twice():
@@ -82,3 +87,17 @@ def test_clearing_a_container_drops_every_reference_it_held():
     before = sys.getrefcount(thing)
     things.clear()
     assert sys.getrefcount(thing) - before == __
+
+
+def test_a_call_can_borrow_a_local_without_counting_it_since_3_14():
+    """Up to 3.13, reading a local variable to pass it to a call pushes a new, counted reference
+    onto the value stack, so getrefcount reads one more than the references the program holds.
+    3.14's compiler loads a local that will outlive the call as a *borrowed* reference
+    (LOAD_FAST_BORROW in `dis`): the pointer goes on the stack and the count is not touched."""
+    thing = Thing()
+    holders = [thing, thing]
+    if sys.version_info >= (3, 14):
+        assert sys.getrefcount(thing) == __
+    else:
+        assert sys.getrefcount(thing) == __
+    assert len(holders) == 2

@@ -29,16 +29,18 @@ class Node:
 
 
 def test_del_removes_a_name_not_a_self_reference():
-    """`node.other = node` makes the object hold a reference to itself, and `del node` removes
-    only the reference held by the name. Reference counting frees an object when its count drops
-    to zero; a weak reference does not count, and returns None once its object is gone."""
+    """`loop.other = loop` makes that object hold a reference to itself; `plain` holds none.
+    `del` removes only the references held by the names. Reference counting frees an object
+    when its count drops to zero, and with automatic gc off nothing else frees anything; a weak
+    reference does not count, and returns None once its object is gone."""
     with automatic_gc_off():
-        node = Node("loop")
-        node.other = node
-        watcher = weakref.ref(node)
-        del node
-        assert (watcher() is None) == __
+        loop, plain = Node("loop"), Node("plain")
+        loop.other = loop
+        watchers = {"loop": weakref.ref(loop), "plain": weakref.ref(plain)}
+        del loop, plain
+        alive = [name for name, watcher in watchers.items() if watcher() is not None]
         gc.collect()
+    assert alive == __
 
 
 def test_gc_collect_frees_an_unreachable_cycle():

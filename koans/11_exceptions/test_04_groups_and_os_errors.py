@@ -37,12 +37,16 @@ needs_311 = pytest.mark.skipif(
 
 
 def test_exception_group_is_a_builtin_only_from_3_11():
-    """PEP 654 added ExceptionGroup and BaseExceptionGroup to the builtins in Python 3.11.
-    Code that must also run on 3.10 imports them from the `exceptiongroup` backport."""
+    """PEP 654 added ExceptionGroup and BaseExceptionGroup to the builtins in Python 3.11. A
+    group that holds only Exceptions must itself be an Exception, so that `except Exception`
+    catches it, and it is also a kind of the base group class, which may hold any
+    BaseException. Code that must also run on 3.10 imports them from the `exceptiongroup`
+    backport."""
+    group_class = getattr(builtins, "ExceptionGroup", None)
     if sys.version_info >= (3, 11):
-        assert hasattr(builtins, "ExceptionGroup") == __
+        assert group_class.__bases__ == __
     else:
-        assert hasattr(builtins, "ExceptionGroup") == __
+        assert group_class == __
 
 
 def test_except_star_runs_every_matching_clause():
@@ -91,13 +95,6 @@ def test_an_exception_group_cannot_hold_a_keyboard_interrupt():
     `except Exception` swallow Ctrl-C. The constructor refuses; BaseExceptionGroup is for that."""
     with pytest.raises(___):
         ExceptionGroup("batch", [KeyboardInterrupt()])  # noqa: F821
-
-
-def test_opening_a_missing_file_raises_a_specific_oserror(tmp_path):
-    """The kernel answers `open()` on a missing path with an error code, and Python turns
-    that code into a subclass of OSError named after the problem."""
-    with pytest.raises(___):
-        open(tmp_path / "missing.txt")
 
 
 def test_an_oserror_keeps_the_c_error_number(tmp_path):
