@@ -3,6 +3,7 @@ call, and the kernel answers with a result or an error number (errno), which Pyt
 an exception. The kernel also runs a program only by its path: the PATH search for a command
 name is done in user space."""
 
+import ast
 import errno
 import io
 import os
@@ -15,7 +16,7 @@ import pytest
 pytestmark = pytest.mark.skipif(os.name != "posix", reason="these koans use POSIX semantics")
 
 
-def test_two_error_numbers_mean_permission_denied():
+def test_which_classes_eacces_and_eperm_become():
     """EACCES (the file's permission bits say no) and EPERM (the operation needs privileges you
     lack) are different answers from the kernel, but PEP 3151 maps both numbers to one
     exception class: either way, the answer is no."""
@@ -23,17 +24,12 @@ def test_two_error_numbers_mean_permission_denied():
     assert kinds == {PermissionError}
 
 
-def test_an_error_number_without_its_own_class_gets_the_base_class():
-    """PEP 3151 gave subclasses to a chosen handful of error numbers, not to all of them. EBADF
-    (a descriptor that is not open, or not open for this operation) got none, although the
-    PEP's own survey found code checking for it: such code still compares e.errno."""
-    assert type(OSError(errno.EBADF, "bad file descriptor")) == OSError
-
-
 def test_the_kernel_refuses_a_write_on_a_descriptor_opened_for_reading(tmp_path):
     """The open file remembers the mode it was opened in. write() on a descriptor opened with
     O_RDONLY fails whoever you are, root included: the file's permission bits are not even
-    consulted. The kernel's answer is EBADF."""
+    consulted. The kernel's answer is EBADF (a descriptor not open, or not open for this
+    operation), and PEP 3151 gave subclasses to a chosen handful of error numbers only: EBADF
+    is not among them, although the PEP's own survey found code checking for it."""
     path = tmp_path / "data.txt"
     path.write_text("x")
     fd = os.open(path, os.O_RDONLY)
@@ -89,8 +85,9 @@ def root_without_dac_override():
 
 def test_permission_bits_bind_even_the_files_owner(tmp_path):
     """Mode 0o444 grants write permission to nobody, the owner included: the kernel compares
-    the bits with the caller's user id on every open, and owning the file only decides which
-    three bits apply. The refusal is EACCES. (Root is the exception; see the next koan.)"""
+    the bits with the caller's effective user id on every open, and owning the file only
+    decides which three bits apply. The refusal is EACCES. (Root is the exception: its
+    CAP_DAC_OVERRIDE capability makes the kernel skip the read and write checks.)"""
     if os.geteuid() == 0 and not root_without_dac_override():
         pytest.skip(
             "run as root, whose CAP_DAC_OVERRIDE capability makes the kernel skip the read and "
@@ -103,19 +100,50 @@ def test_permission_bits_bind_even_the_files_owner(tmp_path):
         open(path, "a", encoding="utf-8")  # noqa: SIM115  (it never opens)
 
 
-def test_whether_the_bits_apply_depends_on_who_asks(tmp_path):
-    """os.access asks the kernel the question open() would ask, for this process's user. Root
-    holds CAP_DAC_OVERRIDE, which makes the kernel skip the read and write permission checks;
-    for every other user the bits decide. Same file, same call: the kernel's answer depends on
-    the caller."""
-    if root_without_dac_override():
-        pytest.skip("this root process lacks CAP_DAC_OVERRIDE, so the bits bind it too")
-    path = tmp_path / "readonly.txt"
+CHILD_ACCESS = """
+import os, sys
+path = sys.argv[1]
+os.seteuid(65534)  # the user nobody, as the effective user; the real user stays root
+answers = [os.access(path, os.W_OK), os.access(path, os.W_OK, effective_ids=True)]
+try:
+    open(path, "a").close()
+    answers.append("opened")
+except PermissionError:
+    answers.append("PermissionError")
+print(answers)
+"""
+
+
+def test_which_user_access_and_open_each_ask_about(tmp_path):
+    """A process has a real user id, who started it, and an effective user id, whose rights it
+    uses; they differ in a set-user-ID program, and root can split them with os.seteuid. open()
+    is checked against the effective user. os.access() answers for the real user: it was made
+    for set-user-ID programs, to ask whether the person running them could open a file
+    themselves, and effective_ids=True makes it ask about the effective user instead. Here a
+    child keeps root as its real user and takes nobody as its effective one."""
+    if os.geteuid() != 0 or root_without_dac_override():
+        pytest.skip(
+            "only root (with its usual capabilities) can split its real and effective user ids "
+            "with os.seteuid; for any other user the two are the same and so are the answers"
+        )
+    if os.access not in os.supports_effective_ids:
+        pytest.skip("os.access cannot ask about the effective ids on this platform")
+    path = tmp_path / "private.txt"
     path.write_text("x")
-    path.chmod(0o444)
-    is_root = os.geteuid() == 0
-    may_write = os.access(path, os.W_OK)
-    assert (may_write == is_root) == True  # only root may write a 0o444 file
+    path.chmod(0o600)
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD_ACCESS, str(path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip(f"the child could not become nobody here: {done.stderr.strip()[-200:]}")
+    assert ast.literal_eval(done.stdout) == [
+        True,
+        False,
+        "PermissionError",
+    ]  # real root may; nobody may not
 
 
 def make_tool(directory, name, mode=0o755):
@@ -137,7 +165,7 @@ def test_path_lookup_takes_the_first_directory_that_has_the_name(tmp_path):
     assert os.path.basename(os.path.dirname(found)) == "bin_b"  # first in the search path
 
 
-def test_path_lookup_skips_files_that_cannot_be_executed(tmp_path):
+def test_what_path_lookup_does_with_a_file_nobody_may_execute(tmp_path):
     """The search asks the kernel whether each candidate may be executed (access with X_OK). A
     file with no execute bit at all fails that test for everyone, root included, so it is
     passed over as if it were not there."""

@@ -52,11 +52,15 @@ def test_a_cast_must_cover_the_bytes_exactly():
 
 
 def test_cast_goes_through_bytes_only():
-    """cast() converts to or from a byte format ('B', 'b' or 'c') only. To read ints as floats,
-    cast to bytes first; a direct cast between two item formats is refused."""
-    words = memoryview(bytearray(8)).cast("I")
+    """cast() converts only to or from a byte format ('B', 'b' or 'c'): a direct cast between
+    two item formats is refused. To read the bits of unsigned ints as floats, cast to bytes
+    first and from bytes to 'f', a C float: IEEE 754 single precision, sign bit, 8 exponent
+    bits (bias 127) and 23 fraction bits. Nothing is converted on the way: the same bits are
+    read with another format."""
+    words = memoryview(array.array("I", [0x3F80_0000, 0x4000_0000]))
     with pytest.raises(TypeError):
         words.cast("f")
+    assert words.cast("B").cast("f").tolist() == [1.0, 2.0]  # exponent 127 and 128, no fraction
 
 
 def test_a_numpy_array_exports_its_dtype_shape_and_strides():

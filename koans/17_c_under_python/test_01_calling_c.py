@@ -95,10 +95,34 @@ def test_c_reports_failure_as_a_sentinel_plus_errno(tmp_path):
 
 def test_without_use_errno_the_failure_reason_is_not_captured(tmp_path):
     """errno can be overwritten by any later C call, and the interpreter makes C calls of its
-    own between your call and your check. So ctypes can save errno right after the call, but it
-    does so only for libraries loaded with use_errno=True; for any other library its private
-    copy keeps whatever was last put there."""
-    access = c_function("access")
-    ctypes.set_errno(0)
+    own between your call and your check. So ctypes saves errno into a private copy right
+    after each call, but only for libraries loaded with use_errno=True; a call through any other
+    handle leaves that copy as it was. Here two calls fail, for two different reasons, and
+    only the first goes through a handle that saves errno."""
+    access = c_function("access", use_errno=True)
+    close = c_function("close")
     assert access(os.fsencode(tmp_path / "missing.txt"), os.F_OK) == -1
-    assert ctypes.get_errno() == __
+    assert close(-1) == -1  # no descriptor has the number -1
+    assert errno.errorcode[ctypes.get_errno()] == __
+
+
+def test_c_and_python_can_share_one_open_file(tmp_path):
+    """libc's open() returns a plain int: the descriptor the kernel handed out, the same kind of
+    number os.open returns, since both are thin wrappers around one system call. The position
+    in the file belongs to the open file in the kernel, not to the library that asked for it,
+    so a read() made in C moves the position that the next os.read starts from."""
+    path = tmp_path / "letters.txt"
+    path.write_bytes(b"abcdef")
+    c_open = c_function("open")
+    c_open.argtypes = [ctypes.c_char_p, ctypes.c_int]
+    c_read = c_function("read")
+    c_read.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_size_t]
+    c_read.restype = ctypes.c_ssize_t
+    fd = c_open(os.fsencode(path), os.O_RDONLY)
+    assert fd >= 0
+    try:
+        assert c_read(fd, ctypes.create_string_buffer(2), 2) == 2
+        rest = os.read(fd, 100)
+    finally:
+        os.close(fd)
+    assert rest == __

@@ -96,9 +96,11 @@ def test_pack_one_lets_every_field_start_at_any_byte():
     """_pack_ = 1 (#pragma pack(1) in C) removes the alignment rule, and with it the padding.
     File formats and network headers are often packed; the price is unaligned fields, slower to
     load on some CPUs and, on strict-alignment ones, a fault when read through an ordinary
-    pointer."""
+    pointer. #pragma pack comes from Microsoft's compiler, and since 3.14 ctypes asks a packed
+    Structure to say so with _layout_ = "ms" (older versions ignore that attribute)."""
 
     class PackedHeader(ctypes.Structure):
+        _layout_ = "ms"
         _pack_ = 1
         _fields_ = [("tag", ctypes.c_char), ("length", ctypes.c_int32)]
 
@@ -118,3 +120,32 @@ def test_field_order_changes_a_struct_size():
         _fields_ = [("n", ctypes.c_int32), ("a", ctypes.c_char), ("b", ctypes.c_char)]
 
     assert (ctypes.sizeof(Scattered), ctypes.sizeof(Grouped)) == __
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux"),
+    reason="before 3.14 ctypes lays out bit fields by the rules of the platform's own compiler; "
+    "the branch for older versions below is GCC's, the compiler of Linux",
+)
+def test_bit_fields_follow_the_rules_of_the_compiler_a_structure_names():
+    """C leaves the layout of bit fields to the compiler, and compilers differ. GCC (following
+    the System V ABI) puts a bit field at the next free bit, whatever the type of the field
+    before it, as long as it does not straddle a boundary of its own type's alignment. MSVC
+    starts a new storage unit of the declared type whenever that type changes size, aligned
+    like any field of that type. Since 3.14 a Structure can name the rules it follows with
+    _layout_; older versions ignore the attribute and always follow the platform's compiler."""
+    fields = [("flags", ctypes.c_uint8, 4), ("mode", ctypes.c_uint32, 4)]
+
+    class LikeGcc(ctypes.Structure):
+        _layout_ = "gcc-sysv"
+        _fields_ = fields
+
+    class LikeMsvc(ctypes.Structure):
+        _layout_ = "ms"
+        _fields_ = fields
+
+    sizes = (ctypes.sizeof(LikeGcc), ctypes.sizeof(LikeMsvc))
+    if sys.version_info >= (3, 14):
+        assert sizes == __
+    else:
+        assert sizes == __

@@ -1,12 +1,14 @@
 """Much of the standard library, and the interpreter itself, is compiled C. A C extension is a
-shared library whose file name says which interpreter ABI it was built for, and the interpreter
-is itself a native executable whose header names the dynamic linker that loads it."""
+shared library whose file name says which interpreter ABI it was built for and which exports
+one function for the import system to call; the interpreter is itself a native executable whose
+header names the dynamic linker that loads it."""
 
 import importlib.machinery
-import json.decoder
+import mmap
 import os
 import re
 import struct
+import subprocess
 import sys
 import sysconfig
 
@@ -18,68 +20,105 @@ linux_only = pytest.mark.skipif(
 )
 shared_object_suffixes = pytest.mark.skipif(
     sys.platform == "win32" or bool(sysconfig.get_config_var("Py_GIL_DISABLED")),
-    reason="Windows names extensions .pyd (with a tag like .cp311-win_amd64.pyd), and the "
-    "free-threaded build of 3.13 has no stable ABI, so it looks for no .abi3.so files",
+    reason="Windows names extensions .pyd (with a tag like .cp311-win_amd64.pyd); the "
+    "free-threaded build has an ABI of its own (a t in its tag, cpython-314t), whose object "
+    "header the default build's stable ABI does not fit, so it searches other suffixes; from "
+    "3.15 that includes abi3t, a stable ABI for it (PEP 803)",
 )
 
 
-def test_a_builtin_is_a_c_function_wrapped_in_an_object():
-    """len is not a function written in Python: it is a C function of the interpreter, wrapped
-    in an object whose type differs from the type of everything `def` creates."""
-    assert type(len).__name__ == __
-
-
-def test_re_compiles_in_python_and_matches_in_c():
-    """re.compile is Python code: it parses the pattern into a list of opcodes. Those opcodes
-    are handed to _sre, the C matching engine, which builds the pattern object. A function
-    written in Python carries its bytecode in __code__; a C method has none to show."""
+def test_which_half_of_re_is_written_in_python():
+    """re divides its work in two. Turning a pattern into a list of opcodes is written in Python
+    (re._parser and re._compiler; sre_parse and sre_compile before 3.11), and the opcodes are
+    handed to _sre, a matching engine written in C, which builds the pattern object and runs
+    the matches. A function written in Python carries its bytecode in __code__; a function
+    written in C has no bytecode to show."""
     pattern = re.compile("a+")
     assert (hasattr(re.compile, "__code__"), hasattr(pattern.match, "__code__")) == __
 
 
-def test_the_json_decoder_prefers_its_c_accelerator():
-    """Several standard modules come in two implementations: a pure-Python one, kept as the
-    fallback for builds and Python implementations without the C one, and a C one from an
-    extension module, used whenever it could be imported. json.decoder keeps both string
-    scanners under their own names and binds the public name to the one it uses."""
-    if json.decoder.c_scanstring is None:
-        pytest.skip("this Python was built without the _json extension module")
-    chosen = json.decoder.scanstring
-    assert (chosen is json.decoder.c_scanstring, chosen is json.decoder.py_scanstring) == __
+def exported_functions(path):
+    """The names of the functions a 64-bit ELF shared library defines and exports: the global
+    FUNC entries of its dynamic symbol table (.dynsym) that have a section, so not the ones it
+    only imports. Skips when the file is not a 64-bit ELF file."""
+    with open(path, "rb") as library:
+        image = library.read()
+    if image[:4] != b"\x7fELF" or image[4] != 2:
+        pytest.skip(f"{path} is not a 64-bit ELF file")
+    order = "<" if image[5] == 1 else ">"
+    (table,) = struct.unpack_from(order + "Q", image, 0x28)  # e_shoff
+    entry_size, count = struct.unpack_from(order + "HH", image, 0x3A)  # e_shentsize, e_shnum
+    sections = [
+        struct.unpack_from(order + "IIQQQQIIQQ", image, table + index * entry_size)
+        for index in range(count)
+    ]
+    names = []
+    for _name, kind, _flags, _addr, offset, size, link, _info, _align, symbol_size in sections:
+        if kind != 11:  # SHT_DYNSYM
+            continue
+        strings = sections[link][4]  # the offset of the string table the symbols name into
+        for start in range(offset, offset + size, symbol_size):
+            name, info, _other, section = struct.unpack_from(order + "IBBH", image, start)
+            if section != 0 and info & 0xF == 2 and info >> 4 in (1, 2):  # FUNC, GLOBAL or WEAK
+                end = image.index(b"\x00", strings + name)
+                names.append(image[strings + name : end].decode())
+    return sorted(names)
 
 
-def test_an_extension_module_is_loaded_from_a_shared_library():
-    """Some C modules are linked into the interpreter binary (sys.builtin_module_names lists
-    them); the others are shared libraries in lib-dynload, opened with dlopen() at import time.
-    The module spec records which loader loads the module."""
-    import _json
-
-    if _json.__spec__.origin == "built-in":
-        pytest.skip("this Python links _json into the interpreter binary itself")
-    assert type(_json.__spec__.loader).__name__ == __
+def test_what_an_extension_module_exports():
+    """An extension module keeps its functions and types static: no other file can see them.
+    The import system opens the shared library with dlopen() and then looks up, by a name it
+    builds from the module's name, the one C function that creates the module: PyInit_
+    followed by that name (the last part of it, for a module inside a package). So that one
+    function is all such a library needs to export. Which functions does mmap's export?"""
+    if not getattr(mmap, "__file__", None):
+        pytest.skip("this Python links mmap into the interpreter binary: no file to read")
+    assert exported_functions(mmap.__file__) == __
 
 
 @shared_object_suffixes
-def test_an_extension_for_another_minor_version_is_never_even_tried():
-    """The version-specific ABI changes between minor versions (object layouts, macros), so an
-    extension's file name carries the tag of the interpreter it was compiled for, and the import
-    system only looks for the suffixes in EXTENSION_SUFFIXES."""
-    suffixes = importlib.machinery.EXTENSION_SUFFIXES
-    ext = sysconfig.get_config_var("EXT_SUFFIX")
+def test_which_extension_file_the_import_system_picks(tmp_path):
+    """For `import spam` the import system tries the suffixes in EXTENSION_SUFFIXES in order,
+    in each directory of the path, and takes the first file that exists. First comes the
+    version-specific ABI, whose object layouts change between minor versions: the file must
+    carry this interpreter's exact tag. Then the stable ABI (abi3, PEP 384), a subset of the C
+    API kept binary-compatible across versions; 3.15 adds abi3t (PEP 803), a narrower stable
+    ABI that the free-threaded build can load too, and a default build tries it after its own
+    abi3. A bare .so comes last. A file tagged for any other interpreter is never looked for.
+    Here the directory holds one candidate of each kind, and each file picked is removed."""
     tag = f"cpython-{sys.version_info.major}{sys.version_info.minor}"
-    assert tag in ext
-    built_for_39 = ext.replace(tag, "cpython-39")
-    assert (built_for_39 in suffixes) == __
-
-
-@shared_object_suffixes
-def test_the_stable_abi_suffix_is_tried_after_the_exact_one():
-    """PEP 384's stable ABI (abi3) is a subset of the C API that stays binary-compatible across
-    versions, so one .abi3.so wheel serves many interpreters. The import system tries an
-    extension built for exactly this interpreter first, then the abi3 one, then a bare .so."""
-    suffixes = importlib.machinery.EXTENSION_SUFFIXES
-    assert suffixes[0] == sysconfig.get_config_var("EXT_SUFFIX")
-    assert suffixes.index(".abi3.so") == __
+    exact = sysconfig.get_config_var("EXT_SUFFIX")
+    candidates = {
+        "exact": exact,
+        "3.9": exact.replace(tag, "cpython-39"),
+        "free-threaded": exact.replace(tag, tag + "t"),
+        "abi3": ".abi3.so",
+        "abi3t": ".abi3t.so",
+        "bare": ".so",
+    }
+    for suffix in candidates.values():
+        (tmp_path / f"spam{suffix}").write_bytes(b"")
+    picked = []
+    while True:
+        finder = importlib.machinery.FileFinder(
+            str(tmp_path),
+            (importlib.machinery.ExtensionFileLoader, importlib.machinery.EXTENSION_SUFFIXES),
+        )
+        spec = finder.find_spec("spam")
+        if spec is None:
+            break
+        picked.append(
+            next(
+                kind
+                for kind, suffix in candidates.items()
+                if os.path.basename(spec.origin) == f"spam{suffix}"
+            )
+        )
+        os.remove(spec.origin)
+    if sys.version_info >= (3, 15):
+        assert picked == __
+    else:
+        assert picked == __
 
 
 def interpreter_image():
@@ -110,39 +149,34 @@ def program_interpreter(image):
 
 
 @linux_only
-def test_a_64_bit_interpreter_is_an_elfclass64_binary():
+def test_the_elf_header_records_word_size_and_byte_order():
     """After the four magic bytes, byte 4 of an ELF header (EI_CLASS) says how wide the file's
-    addresses are. The ELF specification numbers the classes from 1, ELFCLASS32 first and
-    ELFCLASS64 next. A 64-bit Python must be a 64-bit executable, and this byte decides how
-    the rest of the header is laid out: the offsets of its fields differ between the classes."""
-    if sys.maxsize < 2**32:
-        pytest.skip("this is a 32-bit Python")
-    assert interpreter_image()[4] == __
+    addresses are and byte 5 (EI_DATA) in which byte order its numbers are stored. The ELF
+    specification numbers both from 1: ELFCLASS32 then ELFCLASS64, little-endian (least
+    significant byte first) then big-endian. These two bytes decide how the rest of the file
+    must be read, so a 64-bit Python can only be a 64-bit executable."""
+    if sys.maxsize < 2**32 or sys.byteorder != "little":
+        pytest.skip("this koan describes a 64-bit little-endian Python (x86-64, arm64 Linux)")
+    image = interpreter_image()
+    assert (image[4], image[5]) == __
 
 
 @linux_only
-def test_a_dynamically_linked_binary_names_its_loader():
-    """A dynamically linked executable does not start by itself: its PT_INTERP header names a
-    "program interpreter" that the kernel maps beside the program and starts first, and that
-    then loads the shared libraries and resolves their symbols. That program is the system's
-    dynamic linker, not Python: the "interpreter" here interprets the binary's list of needed
-    libraries, not a script."""
+def test_which_program_the_kernel_runs_for_a_dynamically_linked_binary():
+    """A dynamically linked executable does not start by itself: its PT_INTERP program header
+    names a "program interpreter", the system's dynamic linker (ld.so), which the kernel maps
+    and starts first and which then loads the program's shared libraries. That linker is a
+    program in its own right: given the path of an executable, it loads it and runs it. In
+    the child below, /proc/self/exe names the file the kernel itself executed, while Python
+    works sys.executable out from the path it was started by."""
     loader = program_interpreter(interpreter_image())
     if loader is None:
         pytest.skip("this interpreter is statically linked: no PT_INTERP header, no ld.so")
-    assert os.path.basename(loader).split(b"-")[0] == __
-
-
-@linux_only
-def test_the_dynamic_linker_is_mapped_into_this_very_process():
-    """The kernel maps the program interpreter into the new process next to the executable, and
-    it stays there, with the libc it loaded, for the life of the process. /proc/self/maps lists
-    every file mapped into this process's address space."""
-    loader = program_interpreter(interpreter_image())
-    if loader is None:
-        pytest.skip("this interpreter is statically linked: no PT_INTERP header, no ld.so")
-    with open("/proc/self/maps") as maps:
-        rows = [line.split(maxsplit=5) for line in maps]
-    mapped = {row[5].strip() for row in rows if len(row) == 6}
-    files = [path for path in mapped if path.startswith("/") and os.path.exists(path)]
-    assert any(os.path.samefile(os.fsdecode(loader), path) for path in files) == __
+    python = os.path.realpath(sys.executable)
+    code = "import os, sys; print(os.readlink('/proc/self/exe')); print(sys.executable)"
+    done = subprocess.run(
+        [os.fsdecode(loader), python, "-c", code], capture_output=True, text=True, check=True
+    )
+    names = {os.path.realpath(os.fsdecode(loader)): "the loader", python: "python"}
+    seen = [names.get(os.path.realpath(line), line) for line in done.stdout.splitlines()]
+    assert seen == __

@@ -35,28 +35,42 @@ def run_threads(count, work):
     return results
 
 
-def test_every_thread_sees_the_same_process_id():
+def test_what_threads_share_with_their_process_and_what_they_do_not():
     """A thread is not a new program: threads share the process's memory, its open files and its
-    process id. Asking for the pid from several threads asks the same process each time."""
-    pids = [*run_threads(3, os.getpid), os.getpid()]
-    assert len(set(pids)) == __
+    process id. But the kernel schedules each thread on its own, as a task with an id of its
+    own, which threading.get_native_id() returns. Ids are reused only after a thread exits, and
+    the barrier keeps all the threads here alive at the same moment. Each of three started
+    threads and the main one reports its pid and its native id."""
+    reports = [*run_threads(3, lambda: (os.getpid(), threading.get_native_id()))]
+    reports.append((os.getpid(), threading.get_native_id()))
+    distinct = (len({pid for pid, _ in reports}), len({native for _, native in reports}))
+    assert distinct == __
 
 
-def test_each_thread_is_a_separate_task_for_the_kernel():
-    """The kernel schedules each thread on its own and gives it an id of its own, which
-    threading.get_native_id() returns. Ids are reused only after a thread exits, so threads that
-    are alive at the same moment (the barrier makes sure of that) all have different ids."""
-    native_ids = [*run_threads(3, threading.get_native_id), threading.get_native_id()]
-    assert len(set(native_ids)) == __
+CHILD_IDS = """
+import os, threading
+ids = {"main": threading.get_native_id(), "ident": threading.get_ident()}
+worker = threading.Thread(target=lambda: ids.update(worker=threading.get_native_id()))
+worker.start()
+worker.join()
+print(" ".join(name for name, number in ids.items() if number == os.getpid()))
+"""
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="thread ids are pids on Linux")
-def test_on_linux_the_first_thread_is_named_after_its_process():
+def test_where_the_main_threads_kernel_id_comes_from():
     """Linux implements threads and processes with the same kind of kernel task. A process is
-    created together with its first task, and that task's id becomes the process id; the
-    threads started later get new ids of their own."""
-    main_id = threading.main_thread().native_id
-    assert (main_id == os.getpid()) == __
+    created together with its first task, and the id the kernel gives that task is the one the
+    whole process is known by; the threads started later get new ids of their own.
+    threading.get_ident() is another number altogether: the C library's handle for the thread,
+    an address in memory. A fresh interpreter names which of three numbers equal its pid: its
+    main thread's native id, its get_ident(), and the native id of a thread it starts. (Fresh,
+    because in a child made by os.fork the thread that called fork becomes the main one, and
+    before 3.14 its native_id still held the value from the parent.)"""
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD_IDS], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.split() == __
 
 
 def test_a_child_process_gets_only_the_descriptors_it_is_handed(tmp_path):
@@ -83,3 +97,86 @@ def test_a_child_process_gets_only_the_descriptors_it_is_handed(tmp_path):
     finally:
         os.close(fd)
     assert seen == __
+
+
+CHILD_SWITCHES = """
+import time
+
+def voluntary_switches():
+    with open("/proc/thread-self/status") as status:
+        for line in status:
+            if line.startswith("voluntary_ctxt_switches:"):
+                return int(line.split()[1])
+
+slept = computed = 0
+for _ in range(10):
+    before = voluntary_switches()
+    time.sleep(0.001)
+    slept += voluntary_switches() > before
+    before = voluntary_switches()
+    sum(range(20_000))
+    computed += voluntary_switches() > before
+print(slept, computed)
+"""
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/proc/thread-self/status"),
+    reason="the kernel's per-thread counts of context switches are Linux's /proc/thread-self",
+)
+def test_what_sleeping_and_computing_do_to_the_voluntary_switch_count():
+    """The kernel counts, for each thread, how often it stopped running. A voluntary switch is
+    one the thread asked for by blocking: a sleep, a read with nothing to read, a lock held by
+    someone else; the kernel then runs something else and wakes it later. A thread that only
+    computes is switched out only when the scheduler decides (its time slice used up, a more
+    urgent task woken), and that counts as involuntary. A
+    fresh single-threaded child does ten short sleeps and ten short sums, and counts how many
+    of each moved its voluntary count."""
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD_SWITCHES], capture_output=True, text=True, check=True
+    )
+    slept, computed = (int(word) for word in done.stdout.split())
+    assert (slept, computed) == __
+
+
+CHILD_MAPS = """
+import ctypes, sys
+
+def mapping(address):
+    with open("/proc/self/maps") as maps:
+        for line in maps:
+            fields = line.split(maxsplit=5)
+            low, high = (int(end, 16) for end in fields[0].split("-"))
+            if low <= address < high:
+                name = fields[5].strip() if len(fields) == 6 else ""
+                return "file" if name.startswith("/") else name or "anonymous"
+    return "unmapped"
+
+libc = ctypes.CDLL(None)
+libc.malloc.restype = ctypes.c_void_p
+libc.malloc.argtypes = [ctypes.c_size_t]
+environment = ctypes.c_void_p.in_dll(libc, "environ").value
+small_object = object()
+places = [id(None), id(small_object), libc.malloc(64), environment]
+print(" ".join(mapping(address) for address in places))
+"""
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or sys.implementation.name != "cpython",
+    reason="/proc/self/maps is Linux's, and id() is an address only in CPython",
+)
+def test_which_mapping_holds_each_kind_of_memory():
+    """A process's address space is a list of mappings, which /proc/self/maps shows: the
+    program's files (the interpreter, libpython, libc), anonymous memory the process asked for
+    with mmap(), and regions the kernel names itself: [heap], grown with brk() for the C
+    library's small malloc() blocks, and [stack], at whose top the kernel put the program's
+    arguments and environment. Python's own small objects live in arenas it maps itself, and
+    objects built into the interpreter, such as None, lie in its file's data. A fresh child
+    names the mapping of four addresses."""
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONMALLOC"}
+    env["PYTHONCOERCECLOCALE"] = "0"  # so that start-up does not set LC_CTYPE in the environment
+    done = subprocess.run(
+        [sys.executable, "-c", CHILD_MAPS], capture_output=True, text=True, check=True, env=env
+    )
+    assert done.stdout.split() == __

@@ -2,6 +2,7 @@
 a buffer that collects bytes in memory, and a raw layer that makes the system calls. What you
 wrote is in the file only once the buffer has been handed to the kernel."""
 
+import _io
 import io
 import os
 
@@ -9,9 +10,11 @@ import pytest
 
 
 def test_open_in_text_mode_stacks_three_layers(tmp_path):
-    """A text file object is a TextIOWrapper (str to bytes). Its .buffer is a buffered writer
-    (bytes collected in memory), and that one's .raw is a FileIO, whose methods are thin
-    wrappers around read() and write() system calls on one descriptor."""
+    """The file object open() returns in text mode is the top of a stack: it turns str into
+    bytes and hands them to the object in its .buffer attribute, which collects them in memory
+    and is specialised by direction (reading, writing, or both); that one's .raw attribute is
+    the bottom layer, whose methods are thin wrappers around read() and write() system calls
+    on one descriptor. All three classes live in the io module."""
     with open(tmp_path / "log.txt", "w", encoding="utf-8") as text:
         layers = (type(text).__name__, type(text.buffer).__name__, type(text.buffer.raw).__name__)
     assert layers == __
@@ -27,12 +30,12 @@ def test_binary_and_unbuffered_modes_drop_layers(tmp_path):
         assert (type(buffered).__name__, type(raw).__name__) == __
 
 
-def test_all_the_layers_sit_on_one_descriptor(tmp_path):
-    """The layers wrap each other; only the bottom one owns a descriptor, and the upper ones
-    report that same number when asked for fileno()."""
-    with open(tmp_path / "log.txt", "w", encoding="utf-8") as text:
-        numbers = {text.fileno(), text.buffer.fileno(), text.buffer.raw.fileno()}
-    assert len(numbers) == __
+def test_where_the_builtin_open_is_implemented():
+    """Python's I/O stack is written in C, in _io, a module built into the interpreter; io is
+    the module you import, and builtins gets its open at start-up. A function written in
+    Python carries its bytecode in __code__; a C function has none. Is any Python code between
+    your call to open() and the C code that makes the open() system call?"""
+    assert (open is io.open, io.open is _io.open, hasattr(open, "__code__")) == __
 
 
 def test_text_write_counts_characters_and_os_write_counts_bytes(tmp_path):
@@ -97,7 +100,7 @@ def test_a_write_bigger_than_the_buffer_goes_straight_to_the_kernel(tmp_path):
     assert sizes == __
 
 
-def test_os_write_overtakes_data_still_in_the_buffer(tmp_path):
+def test_the_order_in_which_os_write_and_a_buffered_write_reach_the_file(tmp_path):
     """os.write on the file's descriptor goes to the kernel at once, while the file object's own
     write is still sitting in its buffer. Closing flushes the buffer afterwards, so the file
     holds the two pieces in the order they reached the kernel."""
@@ -119,3 +122,42 @@ def test_a_buffered_reader_reads_ahead(tmp_path):
         positions = (binary.tell(), os.lseek(binary.fileno(), 0, os.SEEK_CUR))
     assert positions == __
     assert io.DEFAULT_BUFFER_SIZE > 100
+
+
+def write_calls():
+    """How many write-family system calls this thread has made so far (syscw in Linux's
+    /proc/thread-self/io). Reading that file is itself a read() call, so it does not count."""
+    with open("/proc/thread-self/io", encoding="ascii") as counters:
+        for line in counters:
+            if line.startswith("syscw:"):
+                return int(line.split()[1])
+    raise LookupError("no syscw line")
+
+
+@pytest.mark.skipif(
+    not os.path.exists("/proc/thread-self/io"),
+    reason="the kernel's per-thread count of system calls is Linux's /proc/thread-self/io",
+)
+def test_how_many_system_calls_a_thousand_small_writes_make(tmp_path):
+    """A system call costs a switch into the kernel and back, far more than copying a byte in
+    memory, and that is why the buffered layer exists. The kernel counts the write-family
+    system calls each thread makes, so the difference can be counted instead of timed: a
+    thousand one-byte writes through a buffered file, then its flush, then a thousand one-byte
+    os.write calls on a descriptor."""
+    with open(tmp_path / "buffered.bin", "wb") as buffered:
+        start = write_calls()
+        for _ in range(1000):
+            buffered.write(b"x")
+        after_writes = write_calls()
+        buffered.flush()
+        after_flush = write_calls()
+    fd = os.open(tmp_path / "raw.bin", os.O_CREAT | os.O_WRONLY)
+    try:
+        before_raw = write_calls()
+        for _ in range(1000):
+            os.write(fd, b"x")
+        after_raw = write_calls()
+    finally:
+        os.close(fd)
+    counts = (after_writes - start, after_flush - after_writes, after_raw - before_raw)
+    assert counts == __

@@ -2,17 +2,42 @@
 as long as any view of it is alive. release() and the with statement end an export at a moment
 you choose, instead of whenever the view happens to be freed."""
 
+import sys
+
+import numpy as np
 import pytest
 
 
-def test_a_released_view_refuses_every_use():
-    """release() gives the buffer back to its owner at once. The view object still exists, but
-    its pointer is gone, so nearly any later use of it is refused instead of reading memory the
-    owner may have moved or freed."""
+def address(buffer):
+    """Where the first byte of an object's buffer lies (the export ends with the array)."""
+    return np.frombuffer(buffer, dtype=np.uint8).__array_interface__["data"][0]
+
+
+def test_what_a_released_view_still_allows():
+    """release() gives the buffer back to its owner at once. The view object lives on, but its
+    pointer and its description of the memory are gone, so every use that would need them is
+    refused with a ValueError instead of reading memory the owner may have moved or freed.
+    What needs only the view object itself still works. Each operation below is tried on a
+    released view and kept if it raises nothing."""
     view = memoryview(bytearray(4))
     view.release()
-    with pytest.raises(___):
-        view[0]
+    operations = {
+        "len": lambda: len(view),
+        "index": lambda: view[0],
+        "nbytes": lambda: view.nbytes,
+        "tobytes": view.tobytes,
+        "repr": lambda: repr(view),
+        "== itself": lambda: view == view,
+        "release": view.release,
+    }
+    allowed = []
+    for name, operation in operations.items():
+        try:
+            operation()
+        except ValueError:
+            continue
+        allowed.append(name)
+    assert allowed == __
 
 
 def test_leaving_a_with_block_releases_the_view():
@@ -36,3 +61,24 @@ def test_every_slice_holds_the_export_too():
     with pytest.raises(___):
         data.append(1)
     tail.release()
+
+
+@pytest.mark.skipif(
+    sys.version_info < (3, 15),
+    reason="bytearray.take_bytes() is new in 3.15, which keeps a bytearray's bytes inside a bytes "
+    "object it can hand over; before, turning a bytearray into bytes always copied",
+)
+def test_what_take_bytes_does_with_a_bytearrays_memory():
+    """From 3.15 a bytearray keeps its bytes inside a bytes object of its own, so take_bytes()
+    with no argument can give the caller that very object and keep no bytes for itself. Taking
+    resizes the bytearray, so an export still alive blocks it, as it blocks append. The address
+    of the first byte is asked of NumPy, which keeps the pointer the buffer protocol hands
+    out."""
+    data = bytearray(b"x" * 10**6)
+    view = memoryview(data)
+    with pytest.raises(BufferError):
+        data.take_bytes()
+    view.release()
+    before = address(data)
+    taken = data.take_bytes()
+    assert (len(data), address(taken) - before) == __

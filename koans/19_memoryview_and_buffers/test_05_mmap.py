@@ -1,9 +1,12 @@
 """mmap maps memory pages straight into the process: pages of a file, or anonymous zeroed pages.
 The result is a buffer like any other, so memoryview and NumPy can view it without copying, and
-writes through them go to the mapped pages."""
+writes through them go to the mapped pages. Memory that Python's own allocators hand out can be
+traced back to the line that asked for it."""
 
+import linecache
 import mmap
 import os
+import tracemalloc
 
 import numpy as np
 import pytest
@@ -24,7 +27,7 @@ def test_an_anonymous_mapping_is_zeroed_memory_every_view_shares():
     assert seen == __
 
 
-def test_writes_to_a_file_mapping_reach_the_file(tmp_path):
+def test_what_the_file_holds_after_a_write_through_its_mapping(tmp_path):
     """A shared mapping of a file makes the file's bytes addressable memory: writing into the
     mapping changes the file itself, with no write() call. flush() (msync) asks the kernel to
     write the changed pages to disk now; on Linux, read() returns the new bytes even before that,
@@ -64,3 +67,26 @@ def test_an_empty_file_cannot_be_mapped(tmp_path):
     path.write_bytes(b"")
     with open(path, "r+b") as file, pytest.raises(___):
         mmap.mmap(file.fileno(), 0)
+
+
+def test_what_tracemalloc_charges_to_the_line_that_made_a_buffer():
+    """tracemalloc hooks Python's memory allocators and records, for every block still alive,
+    the traceback of the code that asked for it; a snapshot adds the blocks up by line, counting
+    blocks and bytes. A bytearray object is a fixed-size header of a few dozen bytes that
+    points at its contents, allocated apart as they grow and shrink (the bytes plus a trailing
+    zero, and from 3.15 the header of the bytes object that holds them). Sizes are rounded here
+    to the nearest thousand bytes."""
+    if tracemalloc.is_tracing():
+        pytest.skip("tracemalloc is already tracing in this process; the koan would stop it")
+    tracemalloc.start()
+    try:
+        data = bytearray(10**6)
+        snapshot = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    here = snapshot.filter_traces([tracemalloc.Filter(True, __file__)])
+    top = max(here.statistics("lineno"), key=lambda stat: stat.size)
+    frame = top.traceback[0]
+    assert "bytearray(10**6)" in linecache.getline(frame.filename, frame.lineno)
+    assert len(data) == 10**6
+    assert (top.count, round(top.size, -3)) == __
