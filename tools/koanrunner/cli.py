@@ -54,7 +54,16 @@ def parser() -> argparse.ArgumentParser:
                       metavar="K", help="prompt a driver swap every K green steps or solved "
                       "koans (0: never; default: 1 for a kata's steps, 0 for a topic's koans)")
     kata.add_argument("--pair", default="", metavar="NAMES",
-                      help="your names, comma-separated: 'ana,bo' (default: A and B)")
+                      help="your names, comma-separated: 'ana,bo' (default: A and B); every "
+                      "name takes its turn to drive")
+    kata.add_argument("--fresh", action="store_true",
+                      help="start the kata over (the last attempt is kept in .previous/); by "
+                      "default a kata carries on where its last session stopped")
+    kata.add_argument("--hard", action="store_true",
+                      help="with a fresh start: the stub with signatures only, no guidance")
+    kata.add_argument("--summary", nargs="+", metavar="DIR",
+                      help="a facilitator's table of the sessions saved under each DIR "
+                      "(summary.json files: time per step, swaps, hints)")
     return p
 
 
@@ -141,9 +150,12 @@ def main(argv: list[str] | None = None) -> int:
             from . import kata
             from .course import Course
 
+            if args.summary:
+                return kata.workshop_table(args.summary, style)
             pair = [name.strip() for name in args.pair.split(",") if name.strip()]
             return kata.run(Course(root), args.topic, swap_minutes=args.swap_minutes,
-                            swap_koans=args.swap_koans, pair=pair, timeout=args.timeout, style=style)
+                            swap_koans=args.swap_koans, pair=pair, timeout=args.timeout, style=style,
+                            fresh=args.fresh, hard=args.hard)
         runner = None
         if command in RUNS_KOANS:  # the server warms up while the rest of the runner loads
             runner = Runner(root, args.timeout)  # (adopting the one koans.py forked, if any)

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 from collections.abc import Callable
 
+from .keys import Keys, _is_tty
+
 QUIET = 0.03  # a save burst is over after this long without events
 SETTLED = 0.005  # ... or after this long, once every file written in it was closed
 POLL = 0.1
@@ -131,27 +133,35 @@ def make_watcher(base: Path) -> PollWatcher | InotifyWatcher:
     return PollWatcher(base)
 
 
-def wait(watcher: PollWatcher | InotifyWatcher, timeout: float, fds: list[Any]
-         ) -> tuple[set[str], list[Any]]:
-    """Block until files change (debounced) or ``fds`` are readable or ``timeout`` passes."""
+def wait(watcher: PollWatcher | InotifyWatcher, timeout: float, keys: Keys | None = None
+         ) -> tuple[set[str], bool]:
+    """Block until files change (debounced), a key is typed, or ``timeout`` passes. Returns
+    the changed files and whether a key is there to read."""
     end = time.monotonic() + timeout
     changed: set[str] = set()
+    stdin = keys.selectable() if keys is not None else None
+    polled = keys is not None and stdin is None and keys.mode == "console"
     while True:
         now = time.monotonic()
         wfd = watcher.fileno()
-        step = min(end - now, POLL) if wfd is None else end - now
+        step = min(end - now, POLL) if (wfd is None or polled) else end - now
         if changed:
             step = SETTLED if watcher.settled else QUIET
-        ready, _, _ = select.select(fds + ([wfd] if wfd is not None else []), [], [], max(step, 0))
-        ready_fds = [f for f in ready if f is not wfd]
+        fds = ([stdin] if stdin is not None else []) + ([wfd] if wfd is not None else [])
+        if fds:
+            ready, _, _ = select.select(fds, [], [], max(step, 0))
+        else:  # nothing select can wait on (Windows: only sockets): sleep, then look again
+            time.sleep(max(min(step, POLL), 0))
+            ready = []
+        key = (stdin is not None and stdin in ready) or (polled and keys is not None and keys.ready())
         got = watcher.changes() if (wfd is None or wfd in ready) else set()
         if got:
             changed |= got
             if wfd is None:  # polling: a change seen at this tick is quiet enough
-                return changed, ready_fds
+                return changed, key
             continue
-        if changed or ready_fds or time.monotonic() >= end:
-            return changed, ready_fds
+        if changed or key or time.monotonic() >= end:
+            return changed, key
 
 
 Command = Callable[[str], bool]
@@ -163,8 +173,7 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
     view = app.view
     watcher = make_watcher(app.course.koans_dir)
     app.runner.start()
-    inputs: list[Any] = [sys.stdin] if _readable(sys.stdin) else []
-    keys = _SingleKeys(sys.stdin)  # on a terminal: h, l, q act at once, without Enter
+    keys = Keys(sys.stdin)  # on a terminal: h, l, q act at once, without Enter
     pending: set[str] = set()
 
     def interrupt() -> bool:
@@ -183,7 +192,7 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
     def step() -> Any:
         shown = app.step(clear=True)
         while shown.walk.cancelled:  # saved again mid-run: let the save settle, then again
-            wait(watcher, 0.05, [])
+            wait(watcher, 0.05)
             pending.clear()
             shown = app.step(clear=True)
         return shown
@@ -196,13 +205,13 @@ def loop(app: Any, on_tick: Callable[[], bool] | None = None,
             return 0
         where = _where(app)
         while True:
-            changed, ready = wait(watcher, 1.0, inputs)
+            changed, ready = wait(watcher, 1.0, keys if keys.mode != "none" else None)
             if not changed and not ready and _where(app) != where:
                 changed = {"(goto or skip in another terminal)"}
             if ready:
                 line = keys.read()
                 if not line:
-                    inputs = []
+                    keys.mode = "none"  # the end of input: no more keys to wait for
                 else:
                     command = line.strip().lower()
                     if command in ("q", "quit", "exit"):
@@ -249,12 +258,6 @@ def _where(app: Any) -> tuple[Any, ...]:
     return (data.get("start"), tuple(data.get("skipped") or ()))
 
 
-def _readable(stream: Any) -> bool:
-    try:
-        stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return False
-    return True
 
 
 def _footer(view: Any, watcher: Any) -> None:
@@ -264,46 +267,6 @@ def _footer(view: Any, watcher: Any) -> None:
                           f"verdict appears here. {keys}", "dim"))
 
 
-def _is_tty(stream: Any) -> bool:
-    try:
-        return bool(stream.isatty())
-    except (AttributeError, ValueError, OSError):
-        return False
-
-
-class _SingleKeys:
-    """Read one key at a time from a terminal (cbreak mode), a line at a time otherwise; the
-    terminal's mode is put back on every way out (restore runs in the loop's finally)."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-        self.saved: Any = None
-        if not _is_tty(stream):
-            return
-        with contextlib.suppress(Exception):
-            import termios
-            import tty
-
-            self.saved = termios.tcgetattr(stream.fileno())
-            tty.setcbreak(stream.fileno())
-
-    def read(self) -> str:
-        if self.saved is None:
-            return self.stream.readline()
-        data = os.read(self.stream.fileno(), 1)
-        if not data:
-            return ""
-        key = data.decode(errors="replace")
-        return "r" if key in ("\n", "\r") else key
-
-    def restore(self) -> None:
-        if self.saved is None:
-            return
-        with contextlib.suppress(Exception):
-            import termios
-
-            termios.tcsetattr(self.stream.fileno(), termios.TCSADRAIN, self.saved)
-        self.saved = None
 
 
 def _warm(app: Any, shown: Any) -> None:

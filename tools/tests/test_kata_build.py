@@ -120,11 +120,12 @@ def test_a_kata_name_builds_the_kata_and_a_topic_name_replays_the_topic(tmp_path
     course = make_kata_course(tmp_path / "course", ["05_event_loop"])
     listed = course.run("kata")
     assert listed.returncode == 0 and "05_event_loop" in listed.stdout and "5 steps" in listed.stdout
-    for name in ("05_event_loop", "event_loop", "katas/05"):
+    for number, name in enumerate(("05_event_loop", "event_loop", "katas/05")):
         session = PtySession(course, "kata", name, "--swap-minutes", "0")
         try:
             start = session.wait_for_event(lambda e: e["event"] == "kata-start")
             assert start["kind"] == "build" and start["kata"] == "05_event_loop"
+            assert start["resumed"] is (number > 0)  # the same kata again carries on
             session.wait_for_event(lambda e: e["event"] == "kata-verdict")
             if name == "katas/05":  # Ctrl-C ends a kata as 'q' does: with the summary
                 session.proc.send_signal(signal.SIGINT)
@@ -136,7 +137,16 @@ def test_a_kata_name_builds_the_kata_and_a_topic_name_replays_the_topic(tmp_path
             session.kill()
         course.events.unlink()
     assert "Stopped." in session.output() and "Kata summary" in session.output()
-    assert len(list(course.path(".koans/kata/.previous").iterdir())) == 2  # kept, not deleted
+    assert not course.path(".koans/kata/.previous").exists()  # nothing was started over
+    session = PtySession(course, "kata", "katas/05", "--fresh", "--swap-minutes", "0")
+    try:
+        start = session.wait_for_event(lambda e: e["event"] == "kata-start")
+        assert start["resumed"] is False
+        session.send("q")
+        session.wait_for_event(lambda e: e["event"] == "kata-end")
+    finally:
+        session.kill()
+    assert len(list(course.path(".koans/kata/.previous").iterdir())) == 1  # kept, not deleted
     missing = course.run("kata", "katas/99")
     assert missing.returncode == 2 and "No kata matches" in missing.stdout
 

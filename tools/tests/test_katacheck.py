@@ -110,7 +110,7 @@ def write_kata(root: Path, name: str, *, reference: str = REFERENCE, stub: str =
         (folder / "test_steps.py").write_text(textwrap.dedent(STEPS).lstrip())
     (kata / "counter.py").write_text(stub.lstrip())
     (answer / "counter.py").write_text(reference.lstrip())
-    (kata / "wrong.toml").write_text(wrong.lstrip())
+    (answer / "wrong.toml").write_text(wrong.lstrip())
     (kata / "hints.toml").write_text(HINTS.lstrip())
     (kata / "README.md").write_text(readme)
 
@@ -151,9 +151,9 @@ def test_each_broken_promise_is_a_breach_that_says_where_and_how_to_fix_it(tmp_p
     assert (f"{steps}::test_add_adds_two_numbers", "the step passes on the stub as shipped") in found
     assert ("koans/katas/01_stub_passes/README.md", "the README does not list the steps "
             "['test_total_adds_them_all']") in found
-    assert ("koans/katas/02_misdeclared/wrong.toml[0] (add)",
+    assert ("answers/katas/02_misdeclared/wrong.toml[0] (add)",
             "it passes test_add_adds_two_numbers") in found
-    assert ("koans/katas/02_misdeclared/wrong.toml[1] (total)",
+    assert ("answers/katas/02_misdeclared/wrong.toml[1] (total)",
             "it fails test_total_adds_them_all already, before test_mean_divides_the_total (katas/"
             "02_misdeclared--wrong1/test_steps.py") in found
     assert any(where == "koans/katas/03_unordered/test_steps.py::test_mean_divides_the_total"

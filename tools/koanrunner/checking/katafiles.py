@@ -18,7 +18,8 @@ from .surgery import functions
 KATAS = Path("koans", "katas")
 ANSWER_KATAS = Path("answers", "katas")
 STEPS = "test_steps.py"
-ALLOWED = {"README.md", "hints.toml", "wrong.toml", STEPS, "__pycache__"}
+ALLOWED = {"README.md", "hints.toml", STEPS, "__pycache__"}
+WRONG = "wrong.toml"  # in answers/katas/NN_name/: the reference with one line changed is a spoiler
 BLANKS = ("__", "___")
 
 
@@ -124,7 +125,7 @@ def static_checks(root: Path, name: str, breaches: list[Breach]) -> Kata | None:
         return None
     kata.reference = reference.read_text(encoding="utf-8")
     for extra in sorted(p.name for p in answers.iterdir()
-                        if p.name not in {STEPS, kata.module, "__pycache__"} and not p.name.startswith(".")):
+                        if p.name not in {STEPS, kata.module, WRONG, "__pycache__"} and not p.name.startswith(".")):
         breach(f"{awhere}/{extra}", "a stray file beside the reference", "remove it")
     try:
         stub_defs, ref_defs = functions(kata.stub), functions(kata.reference)
@@ -171,7 +172,7 @@ def _check_hints(root: Path, kata: Kata, breach: Any) -> None:
 
 
 def _read_wrong(root: Path, kata: Kata, ref_defs: dict[str, Any], breach: Any) -> None:
-    path = kata.folder / "wrong.toml"
+    path = kata.answer_folder / WRONG
     where = rel(path, root)
     if not path.is_file():
         breach(where, "the kata lists no wrong implementations",

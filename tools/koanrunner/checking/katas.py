@@ -1,8 +1,9 @@
 """The katas' checks: each kata keeps its promises, or each breach is named.
 
-A kata is ``koans/katas/NN_name/`` (README.md, hints.toml, wrong.toml, test_steps.py and the stub
-module the pair writes) with ``answers/katas/NN_name/`` (the same test_steps.py and the reference
-module). Proven here:
+A kata is ``koans/katas/NN_name/`` (README.md, hints.toml, test_steps.py and the stub module the
+pair writes) with ``answers/katas/NN_name/`` (the same test_steps.py, the reference module and
+wrong.toml, the wrong implementations: kept with the answers, since each is the reference with
+one line changed). Proven here:
 
 - the files: the same steps in koans/ and answers/, byte for byte; one stub module and its
   reference, offering the same functions with the same parameters; both katas' conftests
@@ -31,7 +32,7 @@ from ..kata.steps import write_conftest
 from . import engine
 from .engine import Breach, first_line
 from .katafiles import ANSWER_KATAS, KATAS, STEPS, Kata, kata_names, rel, static_checks
-from .surgery import splice, stubbed
+from .surgery import partial, splice, stubbed
 
 STEP_TIMEOUT = float(os.environ.get("KATACHECK_STEP_TIMEOUT", "120"))
 INI = "[pytest]\naddopts = -p no:cacheprovider\n"
@@ -89,7 +90,7 @@ def check_kata(root: Path, kata: Kata, breaches: list[Breach], counts: dict[str,
         try:
             wrong_sources[label] = splice(kata.reference, wrong.function, wrong.source)
         except (KeyError, SyntaxError) as err:
-            breaches.append(Breach(f"{where}/wrong.toml[{wrong.index}]", f"cannot put it in place: {err}",
+            breaches.append(Breach(f"{rel(kata.answer_folder, root)}/wrong.toml[{wrong.index}]", f"cannot put it in place: {err}",
                              "name a function of the reference"))
             continue
         at = steps.index(wrong.step)
@@ -138,7 +139,7 @@ def check_kata(root: Path, kata: Kata, breaches: list[Breach], counts: dict[str,
         label = f"wrong{wrong.index}"
         if label not in variants:
             continue
-        place = f"{where}/wrong.toml[{wrong.index}] ({wrong.function})"
+        place = f"{rel(kata.answer_folder, root)}/wrong.toml[{wrong.index}] ({wrong.function})"
         if label in broken:
             breaches.append(Breach(place, f"the module does not load with it: {broken[label]}", "fix its source"))
             continue
@@ -158,8 +159,30 @@ def check_kata(root: Path, kata: Kata, breaches: list[Breach], counts: dict[str,
                 nxt = steps[at + 1]
                 caught_next[wrong.step] = caught_next.get(wrong.step, False) or \
                     got.get(nxt, {}).get("kind") not in ("passed", None)
-    # each step needs the one before
+    # each step needs new code: with what the steps before it call written, it is red
     traced = data.get("traced", {})
+    needs_new: dict[str, str] = {}
+    before: set[str] = set()
+    for k, step in enumerate(steps):
+        if k:
+            with contextlib.suppress(KeyError, SyntaxError):
+                needs_new[f"new{k}"] = partial(kata.stub, kata.reference, sorted(before))
+        before.update(traced.get(step, []))
+    if needs_new:
+        more = run_variants(root, kata, needs_new, {label: [steps[int(label[3:])]] for label in needs_new})
+        for label in needs_new if "error" not in more else ():
+            k = int(label[3:])
+            kind = more["results"].get(label, {}).get(steps[k], {}).get("kind")
+            if label not in more["broken"] and kind == "passed":
+                breaches.append(Breach(f"{where}/{STEPS}::{steps[k]}",
+                                       f"step {k + 1} is green as soon as step {k} is: with only "
+                                       "what the steps before it call written, it passes, so its "
+                                       "lesson is never shown",
+                                       "merge it into the step before, reorder, or make it call "
+                                       "something new"))
+            else:
+                counts["new_code"] = counts.get("new_code", 0) + 1
+    # each step needs the one before
     introduced: dict[str, list[str]] = {}
     seen: set[str] = set()
     for step in steps:
@@ -212,7 +235,7 @@ def check_katas(root: Path, names: list[str] | None = None, jobs: int | None = N
     root = Path(root).resolve()
     breaches: list[Breach] = []
     counts = {"katas": 0, "steps": 0, "stub_steps": 0, "reference_steps": 0, "wrong": 0,
-              "orderings": 0}
+              "orderings": 0, "new_code": 0}
     base = root / KATAS
     if not base.is_dir():
         return breaches, counts
@@ -251,6 +274,6 @@ def check_katas(root: Path, names: list[str] | None = None, jobs: int | None = N
     with ThreadPoolExecutor(max_workers=max(1, jobs or os.cpu_count() or 1)) as pool:
         for mine, tally in pool.map(one, katas):
             breaches += mine
-            for key in ("stub_steps", "reference_steps", "wrong", "orderings"):
+            for key in ("stub_steps", "reference_steps", "wrong", "orderings", "new_code"):
                 counts[key] += tally[key]
     return breaches, counts

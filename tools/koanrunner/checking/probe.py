@@ -29,7 +29,10 @@ def owners(source: str) -> dict[int, str]:
     found: dict[int, str] = {}
     tree = ast.parse(source)
     for node in tree.body:
-        inner = node.body if isinstance(node, ast.ClassDef) else []
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        inner = [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))] \
+            if isinstance(node, ast.ClassDef) else []
         for qual, fn in [(node.name, node)] + [(f"{node.name}.{n.name}", n) for n in inner]:
             if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 continue

@@ -22,8 +22,25 @@ from ..course import Course
 from ..view import RUNNER, Style
 
 
+def workshop_table(places: list[str], style: Style) -> int:
+    """``kata --summary DIR...``: the pairs' saved sessions in one table."""
+    from .workshop import gather, table
+
+    found, problems = gather(places)
+    for problem in problems:
+        style.stream.write(f"note: {problem}\n")
+    if not found:
+        style.stream.write("No kata summaries found: each pair's session saves one as "
+                           "summary.json in its kata workspace (.koans/kata/NAME/).\n")
+        return 1
+    for row in table(found):
+        style.stream.write(row + "\n")
+    return 0
+
+
 def run(course: Course, name: str | None, *, swap_minutes: float, swap_koans: int | None,
-        pair: list[str], timeout: float, style: Style) -> int:
+        pair: list[str], timeout: float, style: Style, fresh: bool = False,
+        hard: bool = False) -> int:
     """``kata NAME``: a kata folder builds that kata; a topic replays it; nothing lists both."""
     from . import build, steps
 
@@ -33,7 +50,7 @@ def run(course: Course, name: str | None, *, swap_minutes: float, swap_koans: in
     if folder is not None:
         return build.run(course, folder, swap_minutes=swap_minutes,
                          swap_steps=1 if swap_koans is None else swap_koans, pair=pair,
-                         timeout=timeout, style=style)
+                         timeout=timeout, style=style, fresh=fresh, hard=hard)
     if name.strip("/").split("/")[0] == "katas":
         style.stream.write(f"No kata matches {name!r}. The katas: {RUNNER} kata\n")
         return 2
@@ -41,4 +58,4 @@ def run(course: Course, name: str | None, *, swap_minutes: float, swap_koans: in
 
     return replay(course, name, swap_minutes=swap_minutes,
                   swap_koans=0 if swap_koans is None else swap_koans, pair=pair, timeout=timeout,
-                  style=style)
+                  style=style, fresh=fresh)

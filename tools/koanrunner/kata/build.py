@@ -13,7 +13,6 @@ per step, swaps, hints; it is saved as ``summary.json`` in the workspace.
 from __future__ import annotations
 
 import contextlib
-import re
 import sys
 import time
 from dataclasses import dataclass, field
@@ -21,11 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from ..course import Course, KoanFile
+from ..keys import Keys
 from ..path import log_event
 from ..view import RUNNER, Style
 from ..watch import make_watcher, wait
-from .session import Pair, StatusLine, clock, count, keys, no_workspace, save_summary, shown
-from .steps import KATAS, STEPS, Step, StepRunner, module_of, prepare, read_hints, read_steps, title_of
+from . import frame
+from .session import Lock, Pair, StatusLine, clock, load_state, no_workspace, save_state, shown
+from .steps import STEPS, Step, StepRunner, module_of, prepare, read_hints, read_steps, title_of
 
 TIMEOUT_FACTOR = 2  # a step may run twice a koan's time: Hypothesis steps run a hundred examples
 RED = ("stub", "wrong", "error", "timeout", "crashed", "broken", "unknown", "changed")
@@ -40,7 +41,8 @@ class Verdict:
 
 class BuildKata:
     def __init__(self, course: Course, folder: Path, workspace: Path, *, swap_minutes: float,
-                 swap_steps: int, pair: list[str], timeout: float, style: Style) -> None:
+                 swap_steps: int, pair: list[str], timeout: float, style: Style,
+                 state: dict[str, Any] | None = None) -> None:
         self.course = course
         self.folder = folder
         self.name = folder.name
@@ -66,7 +68,46 @@ class BuildKata:
         self.verdict = Verdict()
         self.passing: set[str] = set()  # the steps the last run that got to the steps passed
         self.finished = False
+        self.gone = False  # the workspace was deleted while the kata ran
         self.prefix = shown(workspace)
+        self.kept = ""  # where the last attempt was moved, said in every frame
+        if state:
+            self.resume(state, pair)
+
+    # -- carrying on where a session stopped -----------------------------------------------------
+
+    def resume(self, state: dict[str, Any], pair: list[str]) -> None:
+        """The clock, the steps' times, the swaps and the pair as the last session left them."""
+        now = time.monotonic()
+        elapsed = float(state.get("elapsed", 0.0))
+        self.start = now - elapsed
+        self.last_swap = now - (elapsed - float(state.get("last_swap", 0.0)))
+        if not pair and state.get("pair"):
+            self.pair = Pair([str(n) for n in state["pair"]])
+        self.pair.swaps = int(state.get("swaps_done", 0))
+        self.swaps = [s for s in state.get("swaps", []) if isinstance(s, dict)]
+        saved = state.get("steps", {})
+        for step in self.steps:
+            row = saved.get(step.name) if isinstance(saved, dict) else None
+            if not isinstance(row, dict):
+                continue
+            step.revealed = self.start + row["revealed"] if row.get("revealed") is not None else None
+            step.green = self.start + row["green"] if row.get("green") is not None else None
+            step.hints, step.driver = int(row.get("hints", 0)), str(row.get("driver") or "")
+
+    def state(self) -> dict[str, Any]:
+        def at(t: float | None) -> float | None:
+            return None if t is None else round(t - self.start, 2)
+
+        return {"kata": self.name, "elapsed": round(time.monotonic() - self.start, 2),
+                "last_swap": at(self.last_swap), "pair": self.pair.names,
+                "swaps_done": self.pair.swaps, "swaps": self.swaps,
+                "steps": {s.name: {"revealed": at(s.revealed), "green": at(s.green),
+                                   "hints": s.hints, "driver": s.driver} for s in self.steps}}
+
+    def save(self) -> None:
+        if self.workspace.is_dir():
+            save_state(self.workspace, self.state())
 
     # -- reading the kata -----------------------------------------------------------------------
 
@@ -83,27 +124,11 @@ class BuildKata:
         self.out.write(text + "\n")
         self.out.flush()
 
-    def real(self, text: str) -> str:
-        """Paths in a message (relative to the workspace) as the pair can open them."""
-        names = [STEPS] + ([self.module.name] if self.module else [])
-        pattern = r"(?<![\w./])(" + "|".join(re.escape(n) for n in names) + r")(?=:\d)"
-        return re.sub(pattern, lambda m: f"{self.prefix}/{m.group(1)}", text)
-
-    def status_text(self) -> str:
-        now = time.monotonic()
-        current = self.current
-        text = f"kata {clock(now - self.start)}"
-        if current is not None and current.revealed is not None:
-            text += f" · step {current.number}/{len(self.steps)} for {clock(now - current.revealed)}"
-        text += f" · {self.pair.roles()}"
-        if self.swap_seconds:
-            text += f" · swap in {clock(self.swap_seconds - (now - self.last_swap))}"
-        return text + " · h hint, s swap, q quit"
-
     def tick(self) -> None:
         if self.swap_seconds and time.monotonic() - self.last_swap >= self.swap_seconds:
-            self.swap(f"{self.swap_seconds / 60:g} minutes")
-        self.status.draw(self.status_text())
+            minutes = self.swap_seconds / 60
+            self.swap(f"{minutes:g} minute{'s' * (minutes != 1)}")
+        self.status.draw(frame.status_text(self))
 
     def swap(self, why: str, announce: bool = True) -> None:
         """Driver and navigator change places (announced here, or by the frame being drawn)."""
@@ -111,24 +136,23 @@ class BuildKata:
         self.last_swap = time.monotonic()
         self.greens_since_swap = 0
         if announce:
-            self.write(self.swap_banner(why))
+            self.write(frame.swap_banner(self, why))
         self.swaps.append({"at": round(time.monotonic() - self.start, 1), "why": why,
                            "driver": self.pair.driver, "navigator": self.pair.navigator})
         log_event("swap", why=why, swaps=self.pair.swaps, driver=self.pair.driver,
                   navigator=self.pair.navigator)
-        self.status.draw(self.status_text())
-
-    def swap_banner(self, why: str) -> str:
-        bell = "\a" if self.status.live else ""
-        arrows = "⇄ " if self.style.unicode else ""
-        return self.style(f"{arrows}SWAP ({why}): {self.pair.driver} drives now, "
-                          f"{self.pair.navigator} navigates ({self.pair.roles()})",
-                          "yellow", "bold") + bell
+        self.status.draw(frame.status_text(self))
 
     # -- a run ------------------------------------------------------------------------------------
 
     def check(self) -> None:
         """Run the steps, record what went green, show the first red step."""
+        if not (self.workspace / STEPS).is_file():
+            self.gone = self.finished = True
+            self.write(self.style(f"The workspace {self.prefix}/ is gone (deleted while the kata "
+                                  "ran?): there is nothing left to run. Start again with: "
+                                  f"{RUNNER} kata {self.name} --fresh", "red", "bold"))
+            return None
         if self._steps_changed():
             return self.check()
         result = self.runner.run(STEPS, self.needs)
@@ -172,7 +196,7 @@ class BuildKata:
                            f"steps {newly[0].number}-{last.number} are green")
         if swapped:
             self.swap(swapped, announce=False)  # the frame below announces it
-        self.show(newly, swapped)
+        frame.show(self, newly, swapped)
         for step in newly:
             log_event("kata-green", kata=self.name, step=step.name, number=step.number,
                       seconds=round(step.seconds(now), 2), driver=step.driver)
@@ -181,7 +205,8 @@ class BuildKata:
                   step=current.name if current else None, number=current.number if current else None,
                   kind=(verdict.broken or verdict.red or {}).get("kind") if current else "passed",
                   newly_green=[s.name for s in newly])
-        self.status.draw(self.status_text())
+        self.status.draw(frame.status_text(self))
+        self.save()
         return None
 
     def _steps_changed(self) -> bool:
@@ -204,73 +229,6 @@ class BuildKata:
                               f"in {shown(keep)}. Write your code in "
                               f"{shown(self.module) if self.module else 'the module'}.", "yellow"))
         return True
-
-    def show(self, newly: list[Step], swapped: str = "") -> None:
-        s = self.style
-        if self.status.live and s.color:
-            self.status.clear()
-            self.out.write("\033[2J\033[H")
-        self.write(s(f"Kata {self.name}", "bold") + f": {self.title}")
-        marks = []
-        current = self.current
-        for step in self.steps:
-            if step.name in self.passing:
-                marks.append(s(f"✓{step.number}" if s.unicode else f"+{step.number}", "green"))
-            elif step is current:
-                marks.append(s(f"●{step.number}" if s.unicode else f"*{step.number}", "red", "bold"))
-            else:
-                marks.append(s(f"·{step.number}" if s.unicode else f".{step.number}", "dim"))
-        self.write(f"steps {' '.join(marks)}   {len(self.passing)} of {len(self.steps)} green")
-        for step in newly:
-            tick = "✓" if s.unicode else "ok"
-            self.write(s(f"{tick} step {step.number} is green ({clock(step.seconds(time.monotonic()))}): "
-                         f"{step.name}", "green", "bold"))
-        if swapped:
-            self.write(self.swap_banner(swapped))
-        if current is None:
-            self.write()
-            self.write(s("Every step is green: the kata is done.", "green", "bold"))
-            reference = self.course.root / "answers" / KATAS / self.name
-            if self.module and (reference / self.module.name).is_file():
-                self.write(f"Compare with the reference: {shown(reference / self.module.name)}")
-            return
-        broken = self.verdict.broken
-        if current.green is not None and broken is None:
-            self.write(s(f"step {current.number} was green and is red again: what changed?",
-                         "red", "bold"))
-        self.write()
-        self.write(s.rule(f"step {current.number} of {len(self.steps)}: {current.name}"))
-        for row in current.lesson.splitlines():
-            self.write("  " + row)
-        self.write()
-        rows = self.steps_text.splitlines()
-        for number in range(current.first_line, current.last_line + 1):
-            if current.skip_lines and current.skip_lines[0] <= number <= current.skip_lines[1]:
-                continue
-            line = rows[number - 1] if number <= len(rows) else ""
-            self.write(s(f"  {str(number).rjust(4)} | ", "dim") + line)
-        self.write()
-        red = broken or self.verdict.red
-        if red is None:
-            self.write(s("  not run: the run stopped before this step (see .koans/logs/ in the "
-                         "workspace)", "red"))
-        else:
-            message = self.real(str(red.get("message") or "")).replace("this koan ran", "this step ran")
-            lines = message.splitlines() or [str(red.get("kind"))]
-            label = {"stub": "still a stub", "wrong": "red", "error": "red: an error",
-                     "broken": "your module does not load", "timeout": "stopped: it ran too long",
-                     "crashed": "Python crashed"}.get(str(red.get("kind")), "red")
-            self.write(f"  {s(label, 'red', 'bold')}  " + s(lines[0], "red"))
-            for row in lines[1:]:
-                self.write("  " + row)
-        where = shown(self.module) if self.module else self.prefix
-        self.write()
-        self.write(f"Next: make it pass in {s(where, 'bold')} and save: the steps re-run by "
-                   "themselves.")
-        self.write(s("      keys: h hint · s swap now · l steps · r re-run · q quit (and the "
-                     "summary)", "dim"))
-        if not self.status.live:
-            self.write(s(self.status_text(), "cyan"))
 
     # -- commands ---------------------------------------------------------------------------------
 
@@ -325,19 +283,15 @@ class BuildKata:
 
     def loop(self) -> None:
         watcher = make_watcher(self.workspace.parent)
-        inputs: list[Any] = []
-        with contextlib.suppress(AttributeError, OSError, ValueError):
-            sys.stdin.fileno()
-            inputs = [sys.stdin]
-        keys_ = keys(sys.stdin)  # on a terminal, as in watch mode: one key acts, no Enter
+        keys = Keys(sys.stdin)  # on a terminal, as in watch mode: one key acts, no Enter
 
         def interrupt() -> bool:
             """A save while the steps run (an endless loop, say) starts them over."""
             return any(self._ours(path) for path in watcher.changes())
 
         def slow(rel: str) -> None:
-            self.write(self.style(f"running the steps ... (save again to start over; a step is "
-                                  f"stopped after {self.runner.timeout:g} s)", "dim"))
+            self.write(self.style(f"running the steps ... (save again to start over; a step may "
+                                  f"run {self.runner.timeout:g} s, a slow one longer)", "dim"))
 
         self.runner.interrupt, self.runner.slow = interrupt, slow
         try:
@@ -346,11 +300,11 @@ class BuildKata:
             while not self.finished:
                 now = time.monotonic() - self.start
                 until_tick = 1.0 - (now % 1.0) + 0.01 if self.status.live else 1.0
-                changed, ready = wait(watcher, until_tick, inputs)
+                changed, ready = wait(watcher, until_tick, keys if keys.mode != "none" else None)
                 if ready:
-                    line = keys_.read()
+                    line = keys.read()
                     if not line:
-                        inputs = []
+                        keys.mode = "none"  # the end of input: no more keys to wait for
                     elif self.command(line):
                         return
                 if any(self._ours(path) for path in changed):
@@ -358,8 +312,9 @@ class BuildKata:
                 self.tick()
         finally:
             self.runner.interrupt = self.runner.slow = None
-            keys_.restore()
+            keys.restore()
             watcher.close()
+            self.save()
 
     def _ours(self, path: str) -> bool:
         p = Path(path)
@@ -382,48 +337,56 @@ class BuildKata:
                 "green": len(self.passing),
                 "total": len(self.steps), "steps": rows}
 
-    def report(self) -> dict[str, Any]:
-        summary = self.summary()
-        target = save_summary(self.workspace, summary)
-        s = self.style
-        self.write()
-        self.write(s(f"Kata summary: {self.name}", "bold") + f"  {clock(summary['seconds'])} in all, "
-                   f"{summary['green']} of {summary['total']} steps green, "
-                   f"{count(summary['swaps'], 'swap')}, {count(summary['hints'], 'hint')}"
-                   + ("" if summary["finished"] else " (stopped early)"))
-        width = max(len(step.name) for step in self.steps) if self.steps else 20
-        for row in summary["steps"]:
-            name = row["step"] or "(not revealed yet)"
-            spent = clock(row["seconds"]) if row["state"] != "not revealed" else "  -  "
-            driver = f"  green with {row['driver']} driving" if row["driver"] else ""
-            self.write(f"  {str(row['number']).rjust(2)}. {name.ljust(width)}  {row['state']:12} "
-                       f"{spent}  hints: {row['hints']}{driver}")
-        self.write(f"Saved for the pair: {shown(target)}")
-        self.write(s(f"Your code is in {shown(self.module) if self.module else self.prefix}. "
-                     f"Again from scratch: {RUNNER} kata {self.name}", "dim"))
-        summary["summary_path"] = str(target)
-        return summary
-
-
 def run(course: Course, folder: Path, *, swap_minutes: float, swap_steps: int, pair: list[str],
-        timeout: float, style: Style) -> int:
+        timeout: float, style: Style, fresh: bool = False, hard: bool = False) -> int:
+    """A pair's session at a kata: one at a time per workspace (a lock), carrying on where the
+    last one stopped (same code, steps and clock) unless ``fresh``."""
+    lock = Lock(course.state_dir, folder.name)
     try:
-        workspace, moved = prepare(course, folder)
+        holder = lock.acquire()
     except OSError as err:
         return no_workspace(course, err, style)
+    if holder is not None:
+        style.stream.write(f"The kata {folder.name} is open in another terminal (process {holder}): "
+                           "carry on there, or quit it (q) first. Only one session may write to "
+                           "a kata's workspace.\n")
+        return 2
+    try:
+        return _session(course, folder, swap_minutes=swap_minutes, swap_steps=swap_steps, pair=pair,
+                        timeout=timeout, style=style, fresh=fresh, hard=hard)
+    finally:
+        lock.release()
+
+
+def _session(course: Course, folder: Path, *, swap_minutes: float, swap_steps: int,
+             pair: list[str], timeout: float, style: Style, fresh: bool, hard: bool) -> int:
+    workspace = course.state_dir / "kata" / folder.name
+    state = None if fresh else load_state(workspace)
+    moved = None
+    if state is None:
+        try:
+            workspace, moved = prepare(course, folder, hard=hard)
+        except OSError as err:
+            return no_workspace(course, err, style)
     kata = BuildKata(course, folder, workspace, swap_minutes=swap_minutes, swap_steps=swap_steps,
-                     pair=pair, timeout=timeout, style=style)
+                     pair=pair, timeout=timeout, style=style, state=state)
     s = style
     kata.write(s(f"Kata {kata.name}: {kata.title}", "bold"))
-    kata.write(f"Workspace: {shown(workspace)}/ (a scratch copy: your own koans and progress are "
-               "untouched). The task is in its README.md.")
+    if state is not None:
+        kata.write(f"Carrying on in {shown(workspace)}/ where you stopped ({frame.clock(float(state.get('elapsed', 0)))} "
+                   f"in). From scratch instead: {RUNNER} kata {kata.name} --fresh")
+        if hard:
+            kata.write(s("(--hard takes effect with --fresh: your code is kept as it is)", "dim"))
+    else:
+        kata.write(f"Workspace: {shown(workspace)}/ (a scratch copy: your own koans and progress are "
+                   "untouched). The task is in its README.md.")
     kata.write(f"{len(kata.steps)} steps, revealed one at a time. {kata.pair.roles()}.")
     if not kata.pair.named:
         kata.write(s(f"Name yourselves: {RUNNER} kata {kata.name} --pair ana,bo", "dim"))
     if moved is not None:
-        kata.write(s(f"The last attempt is kept in {shown(moved)}/", "dim"))
+        kata.kept = f"The last attempt is kept in {shown(moved)}/"
     log_event("kata-start", kind="build", kata=kata.name, workspace=str(workspace),
-              module=str(kata.module), steps=len(kata.steps))
+              module=str(kata.module), steps=len(kata.steps), resumed=state is not None)
     try:
         kata.loop()
     except KeyboardInterrupt:
@@ -432,6 +395,9 @@ def run(course: Course, folder: Path, *, swap_minutes: float, swap_steps: int, p
     finally:
         kata.status.clear()
         kata.runner.close()
-    summary = kata.report()
+    if kata.gone:
+        log_event("kata-end", kata=kata.name, gone=True)
+        return 1
+    summary = frame.report(kata)
     log_event("kata-end", **summary)
     return 0

@@ -325,10 +325,18 @@ class KataSession:
             verdict = dict(base, kind="hidden" if hidden else "skipped", message=str(reason))
         else:
             verdict = dict(base, **describe(item, call.excinfo))
+            printed = "".join(text for _, text in report.sections
+                              if "Captured stdout" in _ or "Captured stderr" in _)
+            if printed.strip():  # what the pair's code printed, shown under the red step
+                verdict["output"] = printed[-4000:]
         self.seen.setdefault(str(path.parent), {})[name] = verdict
         return verdict
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+        if getattr(self.config.option, "numprocesses", None) and self.folders and \
+                any(named_explicitly(self.config, f) for f in self.folders):
+            terminalreporter.write_line("note: under -n each worker reveals the steps on its own, "
+                                        "so several can show at once: run a kata without -n")
         if not self.seen:
             return
         tr = terminalreporter

@@ -19,7 +19,7 @@ from ..path import log_event
 from ..pristine import Pristine
 from ..view import RUNNER, Style, View
 from ..watch import loop
-from .session import Pair, StatusLine, clock, fresh_workspace, no_workspace, save_summary, shown
+from .session import Lock, Pair, StatusLine, clock, fresh_workspace, no_workspace, save_summary, shown
 
 
 def prepare(course: Course, topic: str) -> tuple[Path, list[str], Path | None]:
@@ -154,7 +154,8 @@ class Clock:
 
     def tick(self) -> bool:
         if self.swap_seconds and time.monotonic() - self.last_swap >= self.swap_seconds:
-            self.swap(f"{self.swap_seconds / 60:g} minutes")
+            minutes = self.swap_seconds / 60
+            self.swap(f"{minutes:g} minute{'s' * (minutes != 1)}")
         self.status.draw(self.line())
         return False
 
@@ -185,14 +186,41 @@ class Clock:
 
 
 def replay(course: Course, topic: str, *, swap_minutes: float, swap_koans: int, pair: list[str],
-           timeout: float, style: Style) -> int:
+           timeout: float, style: Style, fresh: bool = False) -> int:
+    """A topic replayed by a pair: one session per workspace (a lock); a second run carries on
+    with the koans as the pair left them, unless ``fresh``."""
+    files = course.resolve(topic)
+    name = files[0].topic if files else topic
+    lock = Lock(course.state_dir, name)
     try:
-        workspace, missing, moved = prepare(course, topic)
-    except LookupError as err:
-        style.stream.write(f"{err}\n")
-        return 2
+        holder = lock.acquire()
     except OSError as err:
         return no_workspace(course, err, style)
+    if holder is not None:
+        style.stream.write(f"The kata {name} is open in another terminal (process {holder}): carry "
+                           "on there, or quit it (q) first.\n")
+        return 2
+    try:
+        return _replay(course, topic, name, swap_minutes=swap_minutes, swap_koans=swap_koans,
+                       pair=pair, timeout=timeout, style=style, fresh=fresh)
+    finally:
+        lock.release()
+
+
+def _replay(course: Course, topic: str, name: str, *, swap_minutes: float, swap_koans: int,
+            pair: list[str], timeout: float, style: Style, fresh: bool) -> int:
+    workspace = course.state_dir / "kata" / name
+    resumed = not fresh and (workspace / "koans" / name).is_dir()
+    missing: list[str] = []
+    moved = None
+    if not resumed:
+        try:
+            workspace, missing, moved = prepare(course, topic)
+        except LookupError as err:
+            style.stream.write(f"{err}\n")
+            return 2
+        except OSError as err:
+            return no_workspace(course, err, style)
     status = StatusLine(style.stream)
     app = App(workspace, timeout, style)
     view = app.view = KataView(style, workspace, status)
@@ -202,6 +230,9 @@ def replay(course: Course, topic: str, *, swap_minutes: float, swap_koans: int, 
     clock_ = Clock(app, swap_minutes, swap_koans, the_pair, status)
     view.write(style(f"Kata: the koans of {workspace.name}, in {shown(workspace)}/ (your own "
                      f"koans and progress are untouched). {the_pair.roles()}", "bold"))
+    if resumed:
+        view.write(style(f"Carrying on with the koans as you left them. From scratch: {RUNNER} "
+                         f"kata {workspace.name} --fresh", "dim"))
     if not the_pair.named:
         view.write(style(f"Name yourselves: {RUNNER} kata {workspace.name} --pair ana,bo", "dim"))
     if moved is not None:
@@ -226,7 +257,8 @@ def replay(course: Course, topic: str, *, swap_minutes: float, swap_koans: int, 
     if summary["not_reached"]:
         view.write(f"  ... and {summary['not_reached']} koan(s) not reached")
     view.write(f"Saved for the pair: {shown(target)}")
-    view.write(style(f"Again from scratch: {RUNNER} kata {workspace.name}", "dim"))
+    view.write(style(f"Carry on later: {RUNNER} kata {workspace.name}   (from scratch: --fresh)",
+                     "dim"))
     log_event("kata-end", summary_path=str(target), **summary)
     sys.stdout.flush()
     return 0

@@ -7,6 +7,7 @@ import contextlib
 import json
 import os
 import shutil
+import sys
 import time
 from pathlib import Path
 from typing import IO, Any
@@ -98,8 +99,86 @@ def fresh_workspace(course: Course, name: str) -> tuple[Path, Path | None]:
             with contextlib.suppress(OSError):
                 path.chmod(path.stat().st_mode | 0o200)
         os.replace(workspace, moved)
+        prune(moved.parent, name)
     workspace.mkdir(parents=True)
     return workspace, moved
+
+
+KEEP = 5  # earlier attempts of a kata kept in .previous/, the newest
+
+
+def prune(previous: Path, name: str) -> list[Path]:
+    """Keep the newest KEEP earlier attempts of kata ``name``; returns what was removed."""
+    import shutil
+
+    attempts = sorted((p for p in previous.glob(f"{name}-*") if p.is_dir()),
+                      key=lambda p: p.stat().st_mtime)
+    gone = attempts[:-KEEP] if len(attempts) > KEEP else []
+    for path in gone:
+        shutil.rmtree(path, ignore_errors=True)
+    return gone
+
+
+class Lock:
+    """One session per kata workspace: an exclusive lock on ``.koans/kata/.NAME.lock``, held
+    while the session runs and released by the operating system when its process ends, however
+    it ends. A second session is told which process holds it."""
+
+    def __init__(self, state_dir: Path, name: str) -> None:
+        self.path = state_dir / "kata" / f".{name}.lock"
+        self.handle: Any = None
+
+    def acquire(self) -> str | None:
+        """None once held; else who holds it (a process id, as the holder wrote it)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(self.path, "a+", encoding="utf-8")  # noqa: SIM115 - held for the session
+        try:
+            if sys.platform == "win32":
+                import msvcrt
+
+                handle.seek(0)
+                msvcrt.locking(handle.fileno(), msvcrt.LK_NBLCK, 1)
+            else:
+                import fcntl
+
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            return holder
+        handle.seek(0)
+        handle.truncate()
+        handle.write(str(os.getpid()))
+        handle.flush()
+        self.handle = handle
+        return None
+
+    def release(self) -> None:
+        if self.handle is not None:
+            with contextlib.suppress(OSError):
+                self.handle.close()
+            self.handle = None
+
+
+STATE = ".session.json"
+
+
+def load_state(workspace: Path) -> dict[str, Any] | None:
+    """What a session left in its workspace to resume from (None: nothing, or unreadable)."""
+    try:
+        data = json.loads((workspace / STATE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) and data.get("version") == 1 else None
+
+
+def save_state(workspace: Path, state: dict[str, Any]) -> None:
+    """Written whole or not at all; a workspace that is gone keeps nothing."""
+    with contextlib.suppress(OSError):
+        tmp = workspace / f".session.{os.getpid()}.tmp"
+        tmp.write_text(json.dumps(dict(state, version=1), indent=1), encoding="utf-8")
+        os.replace(tmp, workspace / STATE)
 
 
 def save_summary(workspace: Path, summary: dict[str, Any]) -> Path:

@@ -102,12 +102,20 @@ def module_of(folder: Path) -> Path | None:
 # The workspace
 
 
-def prepare(course: Course, folder: Path) -> tuple[Path, Path | None]:
-    """A fresh workspace for the kata in ``folder``; and where an earlier one was moved."""
+HARD = "hard"  # koans/katas/NN_name/hard/<module>.py: the stub with signatures only
+
+
+def prepare(course: Course, folder: Path, hard: bool = False) -> tuple[Path, Path | None]:
+    """A fresh workspace for the kata in ``folder`` (with its hard-mode stub, signatures only,
+    when ``hard`` and the kata has one); and where an earlier one was moved."""
     workspace, moved = fresh_workspace(course, folder.name)
     for entry in sorted(folder.iterdir()):
         if entry.is_file() and entry.suffix in (".py", ".md", ".toml") and entry.name != "wrong.toml":
             shutil.copy2(entry, workspace / entry.name)
+    module = module_of(folder)
+    harder = folder / HARD / module.name if module is not None else None
+    if hard and harder is not None and harder.is_file():
+        shutil.copy2(harder, workspace / harder.name)
     write_conftest(workspace)
     (workspace / "pytest.ini").write_text(PYTEST_INI, encoding="utf-8")
     steps = workspace / STEPS
