@@ -28,12 +28,13 @@ def test_trailing_sizes_that_differ_cannot_broadcast():
         np.zeros((2, 3)) + np.zeros(2)
 
 
-def test_a_broadcast_view_repeats_a_row_with_a_zero_stride():
-    """`np.broadcast_to` shows the stretched array without copying anything: to read the same
-    row again for every row index, moving down one row must not move in memory at all. The
-    column stride stays the int64 item size."""
-    view = np.broadcast_to(np.arange(3, dtype=np.int64), (4, 3))
-    assert view.strides == (0, 8)
+def test_a_broadcast_view_stretches_an_axis_without_copying():
+    """`np.broadcast_to` shows the stretched array without copying anything: the three numbers
+    of a column stay where they are, and the view reads them again for each of the four
+    columns. NumPy strides count bytes; an int64 takes eight."""
+    column = np.arange(3, dtype=np.int64).reshape(3, 1)
+    view = np.broadcast_to(column, (3, 4))
+    assert view.strides == (8, 0)
 
 
 def test_an_in_place_operation_cannot_grow_its_target():

@@ -21,38 +21,38 @@ def test_torch_strides_count_elements_not_bytes():
     assert t.stride() == (4, 1)
 
 
-def test_a_transpose_swaps_the_strides_and_is_no_longer_contiguous():
-    """`.T` builds a new header over the same storage with the two strides exchanged. Walking
-    the transpose row by row now jumps through memory, so it is not laid out row-major."""
+def test_a_transpose_is_a_new_header_over_the_same_storage():
+    """`.T` copies nothing: it builds a new header that reads the same storage with the axes
+    taken in the other order. `.contiguous()` is what lays the elements out row-major, in fresh
+    storage, for the shape it is given. Compare the strides of the two (4, 3) tensors."""
     t = torch.arange(12).reshape(3, 4)
-    assert t.T.stride() == (1, 4)
-    assert t.T.is_contiguous() == False
+    assert (t.T.stride(), t.T.contiguous().stride()) == ((1, 4), (3, 1))
 
 
 def test_a_row_is_a_view_that_starts_at_an_offset():
     """Indexing one row makes a view: the same storage, read through a header whose storage
-    offset says where the row begins, counted in elements from the start of the storage."""
-    t = torch.arange(12).reshape(3, 4)
+    offset says where the row begins, counted in elements from the start of the storage.
+    `data_ptr()` is the address of a tensor's first element, in bytes, and an int64 takes
+    eight."""
+    t = torch.arange(12, dtype=torch.int64).reshape(3, 4)
     row = t[1]
-    assert row.storage_offset() == 4  # one row of four elements in
-    assert same_storage(row, t) == True
+    assert (row.storage_offset(), row.data_ptr() - t.data_ptr()) == (4, 32)  # one row in
 
 
 def test_a_small_view_keeps_the_whole_storage_alive():
-    """A view holds a reference to the entire storage, not just to the bytes it shows. Two
-    float32 elements of a 3x4 tensor still report, and keep allocated, the storage of all
-    twelve."""
+    """A view holds a reference to the entire storage it was cut from, not just to the bytes
+    it shows, and keeps all of it allocated."""
     view = torch.zeros(3, 4, dtype=torch.float32)[0, :2]
     assert view.untyped_storage().nbytes() == 48  # 12 elements x 4 bytes
 
 
-def test_contiguous_returns_the_tensor_itself_or_a_copy():
-    """`.contiguous()` is a promise about layout. When the tensor already is row-major
-    contiguous it returns the very same object; otherwise it copies the elements into fresh
-    row-major storage."""
+def test_contiguous_copies_only_what_is_not_laid_out_row_major():
+    """`.contiguous()` is a promise about layout: it does only the work needed to keep it, and
+    it keeps no memory of earlier calls. All five tensors below are alive at once, so no two
+    storages can share an address by reusing freed memory. How many storages do they read?"""
     t = torch.arange(12).reshape(3, 4)
-    assert (t.contiguous() is t) == True
-    assert same_storage(t.T.contiguous(), t) == False
+    tensors = (t, t.contiguous(), t.T, t.T.contiguous(), t.T.contiguous())
+    assert len({x.untyped_storage().data_ptr() for x in tensors}) == 3
 
 
 def test_view_refuses_a_shape_the_strides_cannot_express():
@@ -64,16 +64,18 @@ def test_view_refuses_a_shape_the_strides_cannot_express():
         t.T.view(12)
 
 
-def test_reshape_is_a_view_when_it_can_be_and_a_copy_when_it_must():
-    """`reshape` tries `view` first and falls back to a copy. For each of the two calls, say
-    whether the result still reads the original storage."""
+def test_reshape_tries_a_view_before_it_copies():
+    """`reshape` first tries to describe the new shape with strides over the same storage, and
+    copies only when no strides can. Splitting an axis into two is always possible; merging two
+    axes needs them to be adjacent in memory in the right order. For each call, does the result
+    still read the original storage?"""
     t = torch.arange(12).reshape(3, 4)
-    shared = (same_storage(t.reshape(12), t), same_storage(t.T.reshape(12), t))
-    assert shared == (True, False)
+    results = (t.reshape(12), t.T.reshape(12), t.T.reshape(2, 2, 3))
+    assert [same_storage(r, t) for r in results] == [True, False, True]
 
 
-def test_expand_repeats_a_row_without_copying_it():
-    """`expand` is PyTorch's broadcast view: the new leading axis gets a stride that does not
-    move through memory at all, so all four rows read the same three elements."""
-    t = torch.arange(3).expand(4, 3)
-    assert t.stride() == (0, 1)
+def test_expand_is_a_broadcast_view():
+    """`expand` is PyTorch's broadcast view: it adds a leading axis of size 4 without copying,
+    so each of the four (2, 3) matrices it shows is the one matrix in storage."""
+    t = torch.arange(6).reshape(2, 3).expand(4, 2, 3)
+    assert t.stride() == (0, 3, 1)

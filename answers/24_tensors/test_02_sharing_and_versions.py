@@ -1,6 +1,7 @@
 """Tensors and NumPy arrays can share one buffer, so a write through either is seen by both. Every
-tensor also carries a version counter that in-place writes bump, which is how autograd notices
-that a value it saved for the backward pass was overwritten."""
+tensor also carries a version counter that PyTorch's in-place operations bump, which is how
+autograd notices that a value it saved for the backward pass was overwritten; a write that
+goes around those operations is not counted."""
 
 import numpy as np
 import pytest
@@ -26,19 +27,20 @@ def test_numpy_of_a_cpu_tensor_shares_the_other_way():
     assert array.tolist() == [0.0, 5.0, 0.0]
 
 
-def test_torch_tensor_always_copies_its_input():
-    """`torch.tensor(data)` is a constructor: it allocates fresh storage and copies the data in,
-    so later writes to the source array do not reach it (`torch.as_tensor` would share)."""
+def test_torch_tensor_and_as_tensor_take_an_array_differently():
+    """`torch.tensor(data)` is a constructor: it always allocates fresh storage and copies the
+    data in. `torch.as_tensor(data)` converts: it copies only when it has to, for another dtype
+    or another device. What does each tensor hold after the write into the array?"""
     array = np.zeros(2)
-    tensor = torch.tensor(array)
+    copied, converted = torch.tensor(array), torch.as_tensor(array)
     array[0] = 9.0
-    assert tensor.tolist() == [0.0, 0.0]
+    assert (copied.tolist(), converted.tolist()) == ([0.0, 0.0], [9.0, 0.0])
 
 
-def test_from_numpy_keeps_the_arrays_dtype():
-    """A shared buffer cannot change its element type, so `from_numpy` keeps the array's dtype,
-    and NumPy's default float is double precision. A tensor built from Python floats gets
-    PyTorch's own default, `torch.get_default_dtype()`."""
+def test_where_a_new_tensor_gets_its_dtype():
+    """A shared buffer cannot change its element type: `from_numpy` wraps the bytes the array
+    already holds. A tensor built from Python floats has no such constraint and gets PyTorch's
+    own default, `torch.get_default_dtype()`."""
     shared = torch.from_numpy(np.zeros(2))
     fresh = torch.tensor([0.0, 0.0])
     assert (str(shared.dtype), str(fresh.dtype)) == ("torch.float64", "torch.float32")
@@ -52,33 +54,37 @@ def test_a_negative_numpy_stride_cannot_become_a_tensor():
         torch.from_numpy(np.arange(3)[::-1])
 
 
-def test_in_place_operations_bump_the_version_counter():
-    """Every tensor carries a version counter that starts at zero and goes up by one with each
-    in-place write (`add_`, `mul_`, `t[i] = ...`). An out-of-place operation writes a new
-    tensor and leaves the counter of its input alone."""
+def test_which_writes_the_version_counter_sees():
+    """Every tensor carries a version counter that PyTorch's in-place operations (`add_`,
+    `mul_`, `t[i] = ...`) bump; autograd uses it to notice that a saved value changed. A view
+    shares the counter of its base, and so does `detach()` (its documentation warns that an
+    in-place change through either tensor may trip autograd's checks). `.data` is the older
+    alias from before `detach()` existed, and NumPy writes memory with code that has never
+    heard of a counter. Read the counter after each line."""
     t = torch.zeros(3)
-    t.add_(1)
-    t.mul_(2)
-    result = t + 1
-    assert result.tolist() == [3.0, 3.0, 3.0]
-    assert t._version == 2
+    versions = []
+    t.add_(1)  # an in-place operation
+    versions.append(t._version)
+    t.detach().add_(1)  # the same, through a detached alias
+    versions.append(t._version)
+    t.data.add_(1)  # the same, through .data
+    versions.append(t._version)
+    t.numpy()[0] = 5.0  # a write through a NumPy array over the same memory
+    versions.append(t._version)
+    t + 1  # an out-of-place operation
+    versions.append(t._version)
+    assert versions == [1, 2, 2, 2, 2]
 
 
 def test_a_view_shares_the_version_counter_of_its_base():
     """A view and its base read the same storage, so a write through either changes both, and
-    they share one counter."""
+    they share one counter, whenever the view was made. A clone is fresh storage with a fresh
+    counter. Count the in-place writes each one has seen."""
     base = torch.zeros(4)
     view = base[:2]
     view.add_(1)
-    assert base._version == 1
-
-
-def test_autograd_refuses_a_saved_tensor_that_was_overwritten():
-    """`exp` saves its own output for the backward pass, because the derivative of exp is exp,
-    and notes the output's version at that moment. The in-place `add_` bumps the version, so
-    `backward` finds a saved tensor that no longer holds the value it saved, and stops."""
-    x = torch.ones(3, requires_grad=True)
-    y = x.exp()
-    y.add_(1)
-    with pytest.raises(RuntimeError):
-        y.sum().backward()
+    base.mul_(2)
+    later = base[2:]
+    later.sub_(1)
+    copy = base.clone()
+    assert (base._version, view._version, later._version, copy._version) == (3, 3, 3, 0)

@@ -39,7 +39,7 @@ def test_bfloat16_runs_out_of_integers_after_eight_significant_bits():
     assert torch.tensor(257.0, dtype=torch.bfloat16).item() == 256.0
 
 
-def test_torch_lets_the_floating_operand_choose_where_numpy_widens():
+def test_torch_and_numpy_promote_int64_with_float32_by_different_rules():
     """PyTorch promotes by category: when an integer tensor meets a floating tensor, the
     floating tensor's dtype wins. NumPy instead widens the floating type when it falls far short
     of the integer operand: float32 keeps 24 significant bits, int64 has 64."""
@@ -55,7 +55,7 @@ def test_torch_wraps_a_python_int_into_a_small_integer_tensor():
     assert (small + 200).tolist() == [44]  # 300 - 256
 
 
-def test_dividing_integer_tensors_gives_the_default_float_type():
+def test_true_division_of_integer_tensors():
     """`/` is true division, so the result cannot stay an integer type. PyTorch produces its
     default floating dtype (`torch.get_default_dtype()`), where NumPy would produce a double."""
     assert str((torch.tensor([1, 2]) / 2).dtype) == "torch.float32"

@@ -1,15 +1,24 @@
 """Every PyTorch operation is one call from Python into ATen, PyTorch's C++ tensor library, which
-dispatches on device and dtype to a kernel: its own vectorised loops, or a BLAS library such as
-MKL or OpenBLAS for matrix products. Large kernels are split over an intra-op thread pool. A
-`torch.device` is only a name until a tensor is put there."""
+dispatches on device and dtype to a kernel: its own vectorised loops, or a library PyTorch was
+built with, such as MKL for matrix products. Large kernels are split over an intra-op thread
+pool. A `torch.device` is only a name until a tensor is put there."""
 
 import os
+import platform
 import subprocess
 import sys
 
 import pytest
 
 torch = pytest.importorskip("torch", reason="the tensor koans need PyTorch (pip install torch)")
+F = torch.nn.functional
+
+x86_wheel = pytest.mark.skipif(
+    platform.machine().lower() not in ("x86_64", "amd64")
+    or not (torch.backends.mkl.is_available() and torch.backends.openmp.is_available()),
+    reason="the x86-64 wheels of PyTorch are built with MKL, oneDNN and OpenMP; this build is "
+    "not (macOS and ARM wheels use other BLAS libraries and thread pools)",
+)
 
 
 def aten_calls(func):
@@ -19,17 +28,60 @@ def aten_calls(func):
     return {event.key: event.count for event in prof.key_averages()}
 
 
-def test_set_num_threads_resizes_the_intra_op_pool():
-    """`torch.set_num_threads(n)` sets how many threads one large operation (a matmul, a big
-    elementwise kernel) may be split across; `torch.get_num_threads()` reads it back. PyTorch
-    picks the starting value from the machine's cores, so put it back when you are done."""
+def build_settings():
+    """The "Build settings" line of `torch.__config__.show()`, as {name: value}."""
+    line = next(row for row in torch.__config__.show().splitlines() if "Build settings:" in row)
+    items = line.split("Build settings:", 1)[1].split(",")
+    return dict(item.strip().split("=", 1) for item in items if "=" in item)
+
+
+def parallel_info():
+    """`torch.__config__.parallel_info()` as {setting: value}, numbers read as ints."""
+    info = {}
+    for row in torch.__config__.parallel_info().splitlines():
+        name, sep, value = row.strip().rpartition(" : ")
+        if not sep:
+            name, sep, value = row.strip().partition(": ")
+        if sep:
+            value = value.strip()
+            info[name.strip()] = int(value) if value.isdigit() else value
+    return info
+
+
+@x86_wheel
+def test_torch_names_the_libraries_it_was_built_with():
+    """`torch.__config__.show()` reports how this PyTorch was built. Its "Build settings" line
+    names the library behind BLAS (matrix products: `aten::mm` ends in a call such as
+    `sgemm`), and says whether oneDNN (formerly MKL-DNN: convolutions and fused CPU kernels)
+    and OpenMP (the thread pool) were compiled in. The x86-64 wheels are built for Intel and
+    AMD CPUs alike, with Intel's math libraries."""
+    settings = build_settings()
+    built = (
+        settings["BLAS_INFO"],
+        settings["USE_MKLDNN"] in ("ON", "1"),
+        settings["USE_OPENMP"] in ("ON", "1"),
+    )
+    assert built == ("mkl", True, True)
+
+
+@x86_wheel
+def test_what_set_num_threads_sets():
+    """One large operation (a matmul, a big elementwise kernel) may be split across the threads
+    of ATen's intra-op pool, whose size `torch.set_num_threads` sets. ATen hands much of its
+    work to libraries that keep thread counts of their own. `parallel_info()` reports which
+    parallel backend ATen was built with, and what each library's thread count now is."""
     before = torch.get_num_threads()
-    assert before >= 1
     try:
-        torch.set_num_threads(1)
-        assert torch.get_num_threads() == 1
+        torch.set_num_threads(3)
+        info = parallel_info()
     finally:
         torch.set_num_threads(before)
+    reported = (
+        info["ATen parallel backend"],
+        info["omp_get_max_threads()"],
+        info["mkl_get_max_threads()"],
+    )
+    assert reported == ("OpenMP", 3, 3)
 
 
 def test_an_operator_on_tensors_dispatches_to_a_named_aten_operator():
@@ -40,19 +92,22 @@ def test_an_operator_on_tensors_dispatches_to_a_named_aten_operator():
     assert aten_calls(lambda: a + b) == {"aten::add": 1}
 
 
-def test_one_aten_call_covers_every_element():
-    """The loop over the elements runs inside the ATen kernel, not in Python, so multiplying two
-    million-element tensors is still one operator call."""
-    x, y = torch.ones(10**6), torch.ones(10**6)
-    assert aten_calls(lambda: x * y)["aten::mul"] == 1
+def test_an_aten_kernel_loops_over_the_elements_itself():
+    """The dispatcher picks a kernel once per call, and the kernel then runs the loop over the
+    elements in C++, vectorised and possibly on several threads. Count the multiplication
+    operator's calls for tensors of three sizes."""
+    tensors = [torch.ones(n) for n in (10, 1000, 10**6)]
+    assert [aten_calls(lambda t=t: t * t)["aten::mul"] for t in tensors] == [1, 1, 1]
 
 
-def test_a_python_loop_over_a_tensor_dispatches_once_per_element():
-    """Iterating over a tensor yields 0-d tensors, and each `*` between two of them is a full
-    trip through the dispatcher to the same ATen operator, once per pair."""
-    x, y = torch.ones(100), torch.ones(100)
+def test_a_python_loop_over_tensors_goes_through_the_dispatcher():
+    """Iterating over a tensor asks ATen to `unbind` it into 0-d views, one `select` for each
+    element; each `*` between two 0-d tensors is then a full trip through the dispatcher.
+    Count the calls of each operator for the loop below."""
+    x, y = torch.ones(50), torch.ones(50)
     calls = aten_calls(lambda: [a * b for a, b in zip(x, y, strict=True)])
-    assert calls["aten::mul"] == 100
+    counts = (calls["aten::unbind"], calls["aten::select"], calls["aten::mul"])
+    assert counts == (2, 100, 50)
 
 
 def test_matmul_picks_a_kernel_by_the_dimensions_of_its_operands():
@@ -68,14 +123,40 @@ def test_matmul_picks_a_kernel_by_the_dimensions_of_its_operands():
     assert chosen == ["aten::mm", "aten::mv", "aten::dot"]
 
 
+def test_attention_as_a_formula_or_as_one_operator():
+    """Attention is softmax(q kᵀ / √d) v. Written out, that is two batched matrix products around
+    a softmax, each an ATen call that writes its whole result to memory.
+    `F.scaled_dot_product_attention` is one operator that picks a kernel for its inputs: on the
+    CPU, for 4-D (batch, heads, sequence, head size) inputs, a fused FlashAttention-style kernel
+    (`aten::_scaled_dot_product_flash_attention_for_cpu`) that works through the keys block by
+    block and keeps the softmax's running sums to itself. That kernel is written for 4-D inputs
+    only, and the same call with the batch axis left out must get its answer some other way.
+    Which of the two pieces does each of the three versions dispatch?"""
+    q = k = v = torch.ones(1, 2, 16, 8)
+    unbatched = q[0]  # (heads, sequence, head size)
+    pieces = {"aten::bmm", "aten::softmax"}
+    formula = aten_calls(lambda: torch.softmax(q @ k.transpose(-2, -1) / 8**0.5, dim=-1) @ v)
+    three_d = aten_calls(lambda: F.scaled_dot_product_attention(unbatched, unbatched, unbatched))
+    four_d = aten_calls(lambda: F.scaled_dot_product_attention(q, k, v))
+    seen = [sorted(pieces & calls.keys()) for calls in (formula, three_d, four_d)]
+    assert seen == [["aten::bmm", "aten::softmax"], ["aten::bmm", "aten::softmax"], []]  # 3-D: the math path
+
+
 @pytest.mark.slow
+@pytest.mark.skipif(
+    platform.machine().lower() not in ("x86_64", "amd64")
+    or torch.backends.cpu.get_cpu_capability() not in ("AVX2", "AVX512"),
+    reason="the cap below is AVX2, which only means something on an x86-64 CPU that has it",
+)
 def test_aten_chooses_its_simd_kernels_when_it_loads():
-    """ATen compiles its CPU kernels several times, as plain code and for wider SIMD
-    instruction sets, and when it loads it picks one set by asking the CPU what it supports.
-    The environment variable `ATEN_CPU_CAPABILITY` caps that choice, here at the portable
-    build; `get_cpu_capability()` names the set in use."""
+    """ATen compiles its CPU kernels several times, as portable code and for wider SIMD
+    instruction sets, and when it loads it picks one set by asking the CPU what it supports;
+    `get_cpu_capability()` names the set in use, as the instruction set is usually written.
+    The choice is made once per process, so only a fresh interpreter can show another one:
+    here one started with the environment variable `ATEN_CPU_CAPABILITY`, which caps the
+    choice, on a CPU that has at least the capped set."""
     code = "import torch; print(torch.backends.cpu.get_cpu_capability())"
-    env = {**os.environ, "ATEN_CPU_CAPABILITY": "default"}
+    env = {**os.environ, "ATEN_CPU_CAPABILITY": "avx2"}
     done = subprocess.run(
         [sys.executable, "-c", code],
         env=env,
@@ -84,7 +165,7 @@ def test_aten_chooses_its_simd_kernels_when_it_loads():
         check=True,
         timeout=300,
     )
-    assert done.stdout.strip() == "DEFAULT"
+    assert done.stdout.strip() == "AVX2"
 
 
 def test_a_device_object_is_only_a_name():
@@ -96,7 +177,7 @@ def test_a_device_object_is_only_a_name():
     assert torch.cuda.is_initialized() == before
 
 
-def test_a_device_without_an_index_is_left_open():
+def test_a_device_named_without_an_index():
     """A CUDA device named without an index does not pick one: the index is settled only when a
     tensor is actually placed there, from `torch.cuda.current_device()`."""
     assert torch.device("cuda").index == None

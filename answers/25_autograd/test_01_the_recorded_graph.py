@@ -17,6 +17,14 @@ def parents(node):
     return [None if parent is None else type(parent).__name__ for parent, _ in node.next_functions]
 
 
+def walk(node):
+    """Every node reached from `node` along next_functions, once per edge, depth first."""
+    for parent, _ in node.next_functions:
+        if parent is not None:
+            yield parent
+            yield from walk(parent)
+
+
 def chain(tensor):
     """Class names from the output's node back to a leaf, following the first recorded input."""
     names, node = [], tensor.grad_fn
@@ -52,36 +60,38 @@ def test_an_operation_on_a_tracked_tensor_leaves_a_node():
 
 def test_each_node_points_back_at_the_nodes_of_its_inputs():
     """`next_functions` holds one (node, index) pair per input of the operation: the node that
-    produced that input. The sum's only input is the product, so the edge leads one step back,
-    not straight to the leaf."""
+    produced that input, if one did. What are the parents of the sum's node?"""
     x = torch.tensor([2.0, 3.0], requires_grad=True)
     y = (x * x).sum()
     assert parents(y.grad_fn) == ["MulBackward0"]
 
 
 def test_a_leaf_ends_every_path_in_an_accumulator():
-    """A leaf was made by no operation, so its edge ends in a node whose only job is to add the
-    incoming gradient into the leaf's `.grad`. A product has two inputs, hence two edges, even
-    when both inputs are the same tensor."""
+    """A leaf was made by no operation, so an edge into it ends in a node whose only job is to
+    add the incoming gradient into the leaf's `.grad`. The node keeps one edge per input of its
+    operation, whichever tensors those inputs are."""
     x = torch.tensor([2.0, 3.0], requires_grad=True)
     mul = (x * x).grad_fn
     assert parents(mul) == ["AccumulateGrad", "AccumulateGrad"]
 
 
-def test_edges_into_one_leaf_share_its_accumulator():
-    """Every contribution to a leaf's gradient must end up in its one `.grad`, and the
-    accumulator node is what adds them there. Its `variable` attribute names the tensor whose
-    `.grad` it fills."""
+def test_how_many_accumulators_one_leaf_has():
+    """Every contribution to a leaf's gradient must end up in its one `.grad`. Walk the graph
+    of `x * x + x.exp()` edge by edge, and count the edges that end in an accumulator, then
+    the distinct accumulator objects they end in. (An accumulator's `variable` attribute names
+    the leaf whose `.grad` it fills.)"""
     x = torch.tensor([2.0, 3.0], requires_grad=True)
-    first, second = (node for node, _ in (x * x).grad_fn.next_functions)
-    assert (first is second, first.variable is x) == (True, True)
+    y = (x * x + x.exp()).sum()
+    ends = [node for node in walk(y.grad_fn) if type(node).__name__ == "AccumulateGrad"]
+    assert all(node.variable is x for node in ends)
+    assert (len(ends), len({id(node) for node in ends})) == (3, 1)
 
 
 def test_a_graph_node_is_recognised_by_an_abstract_base_class():
     """`torch.autograd.Function` is the Python class you subclass to define a new operation. The
     nodes that built-in operations record are C++ objects whose classes derive from nothing but
-    `object`; `torch.autograd.graph.Node` is an abstract base class whose `__subclasshook__`
-    recognises them."""
+    `object`. `isinstance` asks a class's `__subclasshook__` only when the class is an abstract
+    base class, and `torch.autograd.graph.Node` is one."""
     x = torch.tensor([2.0, 3.0], requires_grad=True)
     node = x.exp().grad_fn
     checks = (
@@ -100,27 +110,19 @@ def test_a_custom_function_gets_a_generated_node_class():
     assert (type(y.grad_fn).__name__, isinstance(y.grad_fn, Cube)) == ("CubeBackward", False)
 
 
-def test_an_untracked_tensor_records_nothing():
-    """Recording costs memory and time, so an operation records a node only when some input
-    asks for gradients, and its result asks for them only in that case too."""
-    a = torch.tensor([1.0, 2.0])
-    b = a * 2
-    assert (b.requires_grad, b.grad_fn) == (False, None)
-
-
-def test_one_tracked_input_is_enough_to_record():
-    """An operation records a node as soon as any input requires grad. `next_functions` keeps one
-    slot per input, in order, but no gradient will ever flow to the untracked input, so its slot
-    leads to no node."""
+def test_which_operations_record_a_node():
+    """Recording costs memory and time, so an operation records a node only when at least one
+    of its inputs requires grad. `next_functions` keeps one slot per input, in order, whether or
+    not a gradient will ever flow there."""
     a = torch.tensor([1.0, 2.0])
     w = torch.tensor([3.0], requires_grad=True)
-    r = a * w
-    assert parents(r.grad_fn) == [None, "AccumulateGrad"]
+    untracked, tracked = a * 2, a * w
+    assert (untracked.grad_fn, parents(tracked.grad_fn)) == (None, [None, "AccumulateGrad"])
 
 
-def test_no_grad_turns_recording_off():
-    """Inside `torch.no_grad()` operations run but record nothing, even on tracked inputs. A
-    tensor with no node behind it counts as a leaf by convention: nothing came before it."""
+def test_what_no_grad_leaves_behind():
+    """Inside `torch.no_grad()` operations compute as usual but record nothing, whatever their
+    inputs. `is_leaf` asks only whether a recorded operation stands behind a tensor."""
     x = torch.tensor([2.0, 3.0], requires_grad=True)
     with torch.no_grad():
         y = x * 2
@@ -133,10 +135,9 @@ def pick(x):
     return x.exp()
 
 
-def test_the_tape_records_only_the_branch_that_ran():
-    """The Python `if` is decided before either branch runs, and only the chosen branch performs
-    its tensor operations. So the graph is a record of what executed, and differs from input to
-    input."""
+def test_the_tape_and_a_python_if():
+    """The Python `if` is decided before either branch runs, and only the chosen branch
+    performs its tensor operations. The graph is a record of what executed."""
     up = pick(torch.tensor([1.0, 2.0], requires_grad=True))
     down = pick(torch.tensor([-1.0, -2.0], requires_grad=True))
     assert (type(up.grad_fn).__name__, type(down.grad_fn).__name__) == (
@@ -145,9 +146,9 @@ def test_the_tape_records_only_the_branch_that_ran():
     )
 
 
-def test_the_tape_unrolls_a_python_loop():
-    """Autograd never sees the loop, only the operations it performs, one node each. A loop of
-    three multiplications leaves a straight chain, as if the line had been written out three times."""
+def test_the_tape_and_a_python_loop():
+    """Autograd never sees the loop statement, only the tensor operations the loop performs,
+    one node each. Follow the chain back from the sum."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = x
     for _ in range(3):

@@ -5,6 +5,8 @@ resume function continues tracing after it. `torch._dynamo.explain` counts graph
 `fullgraph=True` turns a break into an error.
 """
 
+import sys
+
 import pytest
 
 torch = pytest.importorskip(
@@ -45,6 +47,31 @@ def scalar_out(x):
     return y + n
 
 
+frames_seen = []
+
+
+@torch._dynamo.disable
+def note_the_frames():
+    """Record the names of the frames of `three_stages` and of the functions made from it that
+    are on the stack right now. Dynamo never traces this function: each call is a graph break."""
+    frame, names = sys._getframe(1), []
+    while frame is not None:
+        if "three_stages" in frame.f_code.co_name:
+            names.append(frame.f_code.co_name)
+        frame = frame.f_back
+    frames_seen.append(names)
+
+
+def three_stages(x):
+    y = x * 2
+    note_the_frames()
+    y = y + 1
+    note_the_frames()
+    y = y - 3
+    note_the_frames()
+    return y
+
+
 def test_a_branch_on_tensor_data_splits_the_function():
     """Which way the `if` goes depends on the numbers in the tensor, which tracing does not know.
     Dynamo compiles the graph up to the condition, lets Python take the branch, and traces what
@@ -55,8 +82,7 @@ def test_a_branch_on_tensor_data_splits_the_function():
 
 def test_each_side_of_a_break_is_compiled_when_first_reached():
     """After the break, each branch continues in its own resume function, compiled the first
-    time it runs. Repeating an input reuses what was compiled; the other branch costs one more
-    graph when first taken."""
+    time it runs. Count the graphs after each call."""
     calls = []
     compiled = torch.compile(branch_on_data, backend=recording_backend(calls))
     counts = []
@@ -66,10 +92,9 @@ def test_each_side_of_a_break_is_compiled_when_first_reached():
     assert counts == [2, 2, 3, 3]
 
 
-def test_print_runs_in_python_on_every_call(capsys):
+def test_print_inside_a_compiled_function(capsys):
     """print is a side effect a graph cannot hold, so Dynamo breaks the graph around it and the
-    interpreter performs it whenever the compiled function runs: the side effect is neither
-    lost in compilation nor done once at tracing time."""
+    interpreter performs it whenever the compiled function runs, not once at tracing time."""
 
     def noisy(x):
         y = x * 2
@@ -92,12 +117,26 @@ def test_fullgraph_turns_a_break_into_an_error():
         compiled(torch.ones(3))
 
 
-def test_fullgraph_captures_item_instead_of_breaking():
+def test_fullgraph_and_item():
     """`.item()` turns a tensor into a Python number, which Dynamo by default does not put in a
-    graph. Under fullgraph=True it switches on capturing scalar outputs instead: `item` can then
-    be a graph node that yields a symbolic number."""
+    graph: it breaks there. fullgraph=True forbids breaks, and for `.item()` Dynamo has another
+    way out: it switches on its capture of scalar outputs, so that `item` becomes a graph node
+    that yields a symbolic number. Count the graphs each way."""
     default, whole = [], []
     torch.compile(scalar_out, backend=recording_backend(default))(torch.ones(3))
     torch._dynamo.reset()
     torch.compile(scalar_out, backend=recording_backend(whole), fullgraph=True)(torch.ones(3))
     assert (len(default), len(whole)) == (2, 1)
+
+
+def test_a_break_resumes_in_a_function_dynamo_generates():
+    """At a break Dynamo compiles the graph so far and rewrites the frame's bytecode: run that
+    graph, run the untraceable call in the interpreter, then call a resume function that Dynamo
+    generated for the rest of the body, named `torch_dynamo_resume_in_<function>_at_<line>`
+    and compiled in its turn. `note_the_frames` lists the frames of `three_stages` and of its
+    resume functions on the stack when it runs. How many does each of its three calls see?"""
+    calls = []
+    frames_seen.clear()
+    torch.compile(three_stages, backend=recording_backend(calls))(torch.ones(2))
+    assert all(names[-1] == "three_stages" for names in frames_seen)
+    assert (len(calls), [len(names) for names in frames_seen]) == (3, [1, 2, 3])

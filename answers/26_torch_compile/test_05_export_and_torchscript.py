@@ -1,9 +1,10 @@
 """Whole-program capture: torch.export today, TorchScript before it.
 
 torch.export captures a whole module as one graph of ATen operations for deployment, with no
-interpreter to fall back on, so it must settle every branch while tracing. TorchScript, the
-older route, either traced one path (`torch.jit.trace`) or compiled the source with its control
-flow (`torch.jit.script`); both now warn that they are deprecated.
+interpreter to fall back on, so it must settle every branch while tracing or capture both
+sides with `torch.cond`. TorchScript, the older route, either traced one path
+(`torch.jit.trace`) or compiled the source with its control flow (`torch.jit.script`); both
+still work in torch 2.13 and warn that they are deprecated.
 """
 
 import io
@@ -14,8 +15,6 @@ import pytest
 torch = pytest.importorskip(
     "torch", reason="needs torch (pip install torch): these koans capture whole programs"
 )
-# The module whose exceptions export raises about symbolic values, imported so they can be named.
-pytest.importorskip("torch.fx.experimental.symbolic_shapes")
 
 
 def branch_on_data(x):
@@ -40,6 +39,22 @@ class ShapeBranch(torch.nn.Module):
         return branch_on_shape(x)
 
 
+class CondBranch(torch.nn.Module):
+    def forward(self, x):
+        return torch.cond(x.sum() > 0, lambda x: x + 1, lambda x: x - 1, (x,))
+
+
+def exports(module):
+    """Whether torch.export can capture the module, given a 3-element example input."""
+    from torch.fx.experimental.symbolic_shapes import GuardOnDataDependentSymNode
+
+    try:
+        torch.export.export(module, (torch.ones(3),))
+    except GuardOnDataDependentSymNode:  # "Could not guard on data-dependent expression ..."
+        return False
+    return True
+
+
 def quietly(capture, *args):
     """Run a capture function, recording its warnings; returns (result, warning categories)."""
     with warnings.catch_warnings(record=True) as caught:
@@ -49,12 +64,15 @@ def quietly(capture, *args):
 
 
 def test_export_has_no_fallback_for_a_data_dependent_branch():
-    """export traces with symbolic values and must decide the `if` for every possible input. The
-    sum's value is an unknown symbol, so no single branch is right, and export raises where
-    torch.compile would have broken the graph. The exception comes from the symbolic-shapes
-    machinery and subclasses RuntimeError."""
-    with pytest.raises(torch.fx.experimental.symbolic_shapes.GuardOnDataDependentSymNode):
-        torch.export.export(DataBranch(), (torch.ones(3),))
+    """export traces with symbolic values and must decide each `if` for every possible input.
+    A shape is fixed by the example unless you say otherwise; the sum of the values is an
+    unknown symbol, so no single branch is right, and export raises where torch.compile would
+    have broken the graph. `torch.cond(pred, true_fn, false_fn, operands)` instead records both
+    functions as subgraphs and chooses between them at run time. Which modules can export
+    capture?"""
+    modules = {"data": DataBranch(), "shape": ShapeBranch(), "cond": CondBranch()}
+    captured = [name for name, module in modules.items() if exports(module)]
+    assert captured == ["shape", "cond"]
 
 
 def test_export_settles_a_branch_on_a_shape_while_tracing():
@@ -92,18 +110,16 @@ def test_trace_warns_about_the_branch_and_about_itself():
     ]
 
 
-def test_script_compiles_both_branches():
-    """`torch.jit.script` parses the source and compiles the `if` itself into the graph, so the
-    branch is decided per call, by the input given."""
+def test_a_scripted_if_is_a_node_with_two_blocks():
+    """`torch.jit.script` parses the source and compiles it into TorchScript's own graph: one
+    node per operation, named `aten::` for ATen's tensor operators and `prim::` for the
+    language's own constructs. The `if` becomes a `prim::If` node that holds each branch as a
+    block of nodes, decided per call. What does each block of the `if` hold?"""
     scripted, _ = quietly(torch.jit.script, branch_on_data)
+    branch = next(node for node in scripted.graph.nodes() if node.kind() == "prim::If")
+    blocks = [[node.kind() for node in block.nodes()] for block in branch.blocks()]
     assert scripted(-torch.ones(3)).tolist() == [-2.0, -2.0, -2.0]
-
-
-def test_script_warns_that_torchscript_is_on_its_way_out():
-    """Scripting a function that needs no tracing tricks still warns once: the whole of
-    TorchScript is deprecated in favour of torch.compile and torch.export."""
-    _, categories = quietly(torch.jit.script, branch_on_data)
-    assert categories == [DeprecationWarning]
+    assert blocks == [["aten::add"], ["aten::sub"]]
 
 
 def test_a_saved_torchscript_program_is_a_zip_archive():

@@ -58,7 +58,9 @@ def in_forked_child(work):
 report = {}
 report["forked_before_start"] = in_forked_child(lambda: str(torch.ones(1, device="cuda").device))
 torch.ones(1, device="cuda")  # from here on, the parent has started CUDA
-report["child_initialized"] = in_forked_child(torch.cuda.is_initialized)
+report["child_initialized"] = in_forked_child(
+    lambda: [torch.cuda._initialized, torch.cuda._is_in_bad_fork(), torch.cuda.is_initialized()]
+)
 report["child_uses_cuda"] = in_forked_child(lambda: str(torch.ones(1, device="cuda").device))
 report["child_host_work"] = in_forked_child(lambda: torch.arange(4.0).sum().item())
 print(json.dumps(report))
@@ -91,10 +93,12 @@ def test_a_child_forked_before_cuda_starts_can_use_the_gpu():
 
 
 def test_a_forked_child_inherits_the_flag_but_not_the_context():
-    """The child inherits the parent's memory, including the flag that says CUDA is up, but
-    not the context the flag describes. Torch marks a forked child as 'in a bad fork', and
-    `torch.cuda.is_initialized()` checks that mark as well as the inherited flag."""
-    assert experiment()["child_initialized"] == False  # the bad-fork mark overrides the copied flag
+    """The child inherits the parent's memory, including torch's flag that says CUDA is up
+    (`torch.cuda._initialized`), but not the context the flag describes. A fork handler that
+    torch registers at its first CUDA call marks every child forked afterwards as 'in a bad
+    fork' (`torch.cuda._is_in_bad_fork()`), and `torch.cuda.is_initialized()` checks that mark
+    as well as the inherited flag. The child reports the three, in that order."""
+    assert tuple(experiment()["child_initialized"]) == (True, True, False)  # the bad-fork mark overrides the copied flag
 
 
 def test_a_child_forked_after_cuda_started_cannot_start_it_again():

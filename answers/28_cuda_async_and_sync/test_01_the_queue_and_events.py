@@ -1,13 +1,12 @@
 """Kernel launches are queued; events are markers in the queue.
 
 A CUDA call from Python appends a command to a stream (a queue on the GPU) and returns. The
-GPU works through the queue on its own time. The koans below keep the GPU busy with ten
-products of 8192 x 8192 matrices, written into a preallocated output so that nothing is
-allocated while they are queued, and first pay the one-off cuBLAS start-up with a warm-up
-product.
+GPU works through the queue on its own time. The koans below keep the GPU busy with products
+of 8192 x 8192 matrices (each takes the GPU many milliseconds), written into a preallocated
+output so that nothing is allocated while they are queued, and first pay the one-off cuBLAS
+start-up with a warm-up product. `marked_products` puts a marker event behind each group of
+products; `reached` asks each marker, without waiting, whether the GPU has got that far.
 """
-
-import time
 
 import pytest
 
@@ -34,70 +33,81 @@ def warm_matrices():
     return a, out
 
 
-def queue_products(a, out, count=10):
+def queue_products(a, out, count):
     """Queue `count` matrix products on the current stream; returns as soon as they are queued."""
     for _ in range(count):
         torch.mm(a, a, out=out)
 
 
+def marked_products(a, out, groups, per_group=1):
+    """Queue `groups` groups of `per_group` products on the current stream, each group followed
+    by a marker event; return the markers."""
+    markers = []
+    for _ in range(groups):
+        queue_products(a, out, per_group)
+        marker = torch.cuda.Event()
+        marker.record()
+        markers.append(marker)
+    return markers
+
+
+def reached(markers):
+    """How many of the markers the GPU has passed, asked without waiting."""
+    return sum(marker.query() for marker in markers)
+
+
 def test_a_launch_only_appends_a_command_to_the_queue():
-    """A launch only appends a command to the queue: ten big products take the host a fraction
-    of a millisecond to queue and the GPU many milliseconds to run. Timing GPU work without a
-    `synchronize()` before reading the clock measures the queueing, not the work."""
+    """A launch appends a command to the queue and returns; the GPU gets to it later. Three
+    products give the GPU a head start, then ten more are queued, each with a marker behind it.
+    The moment the last launch has returned, how many of the ten markers has the GPU not
+    reached yet? (Timing GPU work without a `synchronize()` before reading the clock measures
+    this queueing, not the work.)"""
     a, out = warm_matrices()
-    start = time.perf_counter()
-    queue_products(a, out)
-    queued = time.perf_counter()
+    queue_products(a, out, 3)
+    markers = marked_products(a, out, groups=10)
+    pending = len(markers) - reached(markers)
     torch.cuda.synchronize()
-    finished = time.perf_counter()
-    waiting, queueing = finished - queued, queued - start
-    assert (waiting > 10 * queueing) == True  # measured: several hundred times longer
-
-
-def test_an_event_is_a_marker_queued_behind_earlier_work():
-    """A `torch.cuda.Event` is a marker: `record()` queues it behind whatever the stream already
-    holds, and `query()` asks, without waiting, whether the GPU has got that far."""
-    a, out = warm_matrices()
-    queue_products(a, out)
-    marker = torch.cuda.Event()
-    marker.record()
-    reached = marker.query()
-    torch.cuda.synchronize()
-    assert reached == False  # the products in front of it are still running
-
-
-def test_synchronize_drains_every_queue_on_the_device():
-    """`torch.cuda.synchronize()` blocks the host until every stream on the device has drained,
-    markers included."""
-    a, out = warm_matrices()
-    queue_products(a, out)
-    marker = torch.cuda.Event()
-    marker.record()
-    torch.cuda.synchronize()
-    assert marker.query() == True  # everything before the wait has run
+    assert pending == 10  # measured: launching takes the host hundreds of times less than the GPU's work
 
 
 def test_event_synchronize_waits_only_up_to_its_own_marker():
     """`event.synchronize()` blocks the host until the GPU reaches that marker, and no longer.
-    Work queued behind the marker may still be running when it returns. The test reads whether
-    the marker was reached and whether the whole stream is idle."""
+    A stream runs in order, so the markers in front of it are reached too, and the work behind
+    it may still be running when it returns. Four markers each stand behind three products;
+    the host waits for the second marker, then counts the markers reached."""
     a, out = warm_matrices()
-    queue_products(a, out)
-    marker = torch.cuda.Event()
-    marker.record()
-    queue_products(a, out)
-    marker.synchronize()
-    seen = (marker.query(), torch.cuda.current_stream().query())
+    markers = marked_products(a, out, groups=4, per_group=3)
+    markers[1].synchronize()
+    passed = reached(markers)
     torch.cuda.synchronize()
-    assert seen == (True, False)  # the marker is reached, the products behind it are not done
+    assert passed == 2  # the two in front; the third is three products further on
+
+
+def test_synchronize_drains_every_queue_on_the_device():
+    """`torch.cuda.synchronize()` blocks the host until every stream on the device has drained,
+    not only the current one. Three markers go on the default stream and two on a side stream,
+    each behind two products; after `synchronize()`, how many are reached?"""
+    a, out = warm_matrices()
+    side_out = torch.empty_like(out)
+    markers = marked_products(a, out, groups=3, per_group=2)
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        markers += marked_products(a, side_out, groups=2, per_group=2)
+    torch.cuda.synchronize()
+    assert reached(markers) == 5  # every stream of the device is idle
 
 
 def test_an_event_gets_its_cuda_handle_only_when_first_recorded():
     """Making a `torch.cuda.Event` object costs nothing on the GPU: the CUDA event behind it is
     created lazily, on the first `record()`. Until then the handle it wraps is a null pointer,
-    and `cuda_event` shows the handle as an integer."""
-    marker = torch.cuda.Event()
-    assert marker.cuda_event == 0  # a null pointer, as an int
+    which `cuda_event` shows as the integer zero. Three event objects, two of them recorded:
+    how many have a CUDA event behind them?"""
+    markers = [torch.cuda.Event() for _ in range(3)]
+    markers[0].record()
+    markers[2].record()
+    with_handle = sum(marker.cuda_event != 0 for marker in markers)
+    torch.cuda.synchronize()
+    assert with_handle == 2  # only the recorded ones
 
 
 def test_an_unrecorded_event_has_captured_no_work():

@@ -4,7 +4,8 @@ Most tensor operations only queue work. A few cannot return until the GPU has fi
 ones that hand a value to Python, and the ones whose output shape depends on the data. With
 `torch.cuda.set_sync_debug_mode("error")`, each such wait that torch checks for raises an
 exception instead of waiting, so a test can see it happen. `makes_host_wait` switches the mode
-on around one call and always switches it back off.
+on around one call and always switches it back off; `waiters` lists, in order, the operations
+that made the host wait.
 """
 
 import contextlib
@@ -53,12 +54,17 @@ def makes_host_wait(action):
     return False
 
 
+def waiters(operations):
+    """The names of the operations that made the host wait, in the order given."""
+    return [name for name, operation in operations.items() if makes_host_wait(operation)]
+
+
 def test_sync_debug_mode_turns_a_hidden_wait_into_an_error():
     """`.item()` returns a Python number, so it must wait for the kernel that computes the value
     and copy it back. In sync debug mode "error", torch raises at that point instead of
     waiting: the same check, failed, that its C++ code raises everywhere else."""
     total = torch.ones(1000, device="cuda").sum()
-    with sync_errors(), pytest.raises(RuntimeError):  # "called a synchronizing CUDA operation"
+    with sync_errors(), pytest.raises(RuntimeError):
         total.item()
 
 
@@ -68,57 +74,38 @@ def test_the_sync_debug_level_is_kept_as_a_number():
     number."""
     with sync_errors():
         level = torch.cuda.get_sync_debug_mode()
-    assert level == 2  # "error" is the third level
+    assert level == 2  # "error"
 
 
-def test_cpu_must_return_a_tensor_that_already_holds_the_values():
-    """`.cpu()` returns a host tensor that must already hold the values, so it waits for the
-    queued kernels that compute them, then for the copy itself."""
-    running = torch.ones(1000, device="cuda").cumsum(0)
-    assert makes_host_wait(running.cpu) == True  # a blocking copy back
+def test_handing_a_value_to_python_waits_for_the_gpu():
+    """A Python number, a bool (every `if t:`), a list and the digits of a printed tensor are
+    values on the host, so producing them waits for the kernels that compute them and for the
+    copy back. A result that stays a tensor on the GPU is only queued, however small it is."""
+    x = torch.arange(5.0, device="cuda")
+    operations = {
+        "x.sum()": x.sum,
+        "x.sum().item()": lambda: x.sum().item(),
+        "x * 2": lambda: x * 2,
+        "bool(x[1] > 0)": lambda: bool(x[1] > 0),
+        "x.tolist()": x.tolist,
+        "repr(x)": lambda: repr(x),
+    }
+    assert waiters(operations) == ["x.sum().item()", "bool(x[1] > 0)", "x.tolist()", "repr(x)"]
 
 
-def test_an_if_on_a_gpu_tensor_needs_its_value_on_the_host():
-    """`if t:` calls `bool(t)`, and Python's control flow runs on the host: the value has to come
-    back from the GPU before the branch can be chosen. Data-dependent Python branches are a
-    common hidden stall in training loops."""
-    flag = torch.ones(1, device="cuda") > 0
-    assert makes_host_wait(lambda: bool(flag)) == True  # the branch needs the value
-
-
-def test_printing_a_tensor_needs_its_digits():
-    """Formatting the digits of a tensor needs the digits, so `print(t)` and `repr(t)` copy the
-    values to the host, which waits for the GPU to finish computing them."""
-    values = torch.arange(5.0, device="cuda")
-    assert makes_host_wait(lambda: repr(values)) == True  # the digits come from the host copy
-
-
-def test_nonzero_must_count_its_results_before_it_can_allocate_them():
-    """The output shape of `nonzero` depends on the data. The host allocates tensors, so it has
-    to learn how many entries are nonzero before it can allocate the result."""
-    values = torch.tensor([0.0, 1.0, 0.0, 2.0]).to("cuda")
-    assert makes_host_wait(lambda: torch.nonzero(values)) == True  # the count comes back
-
-
-def test_boolean_mask_indexing_has_a_shape_that_depends_on_the_data():
-    """`x[x > 0]` keeps as many elements as the mask has true entries: another data-dependent
-    shape, computed with a `nonzero` behind the scenes."""
-    values = torch.arange(-2.0, 3.0, device="cuda")
-    assert makes_host_wait(lambda: values[values > 0]) == True  # same wait as nonzero
-
-
-def test_elementwise_arithmetic_knows_its_output_shape_in_advance():
-    """`x + 1` knows its output shape from the input's shape alone, so torch allocates the
-    result, queues the kernel and returns a tensor whose values are still being computed."""
-    values = torch.arange(5.0, device="cuda")
-    assert makes_host_wait(lambda: values + 1) == False  # nothing comes back to the host
-
-
-def test_a_reduction_writes_its_one_number_into_device_memory():
-    """`x.sum()` computes a single number, but the kernel writes it into device memory as a
-    zero-dimensional tensor, and nothing has to come back until someone asks for it."""
-    values = torch.arange(5.0, device="cuda")
-    assert makes_host_wait(values.sum) == False  # the sum stays in device memory
+def test_an_output_shape_that_depends_on_the_data_is_counted_first():
+    """The host allocates every output before it queues the kernel that fills it, so it must
+    know the output's size. When the size depends on the values (how many are nonzero, how
+    many pass a mask), the host has to wait for a count to come back from the GPU. When every
+    position is kept, the size is the input's and nothing is counted."""
+    x = torch.arange(-2.0, 3.0, device="cuda")
+    operations = {
+        "torch.nonzero(x)": lambda: torch.nonzero(x),
+        "torch.where(x > 0, x, 0.0)": lambda: torch.where(x > 0, x, 0.0),
+        "x[x > 0]": lambda: x[x > 0],
+        "x.clamp(min=0)": lambda: x.clamp(min=0),
+    }
+    assert waiters(operations) == ["torch.nonzero(x)", "x[x > 0]"]
 
 
 def test_a_reduced_number_stays_a_gpu_tensor():
@@ -126,12 +113,4 @@ def test_a_reduced_number_stays_a_gpu_tensor():
     empty shape, in device memory, until `.item()` or `.cpu()` brings it over. The test reads
     whether it is on the GPU, and its shape."""
     total = torch.arange(5.0, device="cuda").sum()
-    assert (total.is_cuda, total.shape) == (True, ())  # zero dimensions, still on the device
-
-
-def test_where_keeps_every_position_so_its_shape_is_known():
-    """`torch.where(mask, x, 0.0)` keeps every position and fills the rejected ones, so the
-    output shape is the input shape: the usual rewrite of a masked selection that must not
-    stall the host."""
-    values = torch.arange(-2.0, 3.0, device="cuda")
-    assert makes_host_wait(lambda: torch.where(values > 0, values, 0.0)) == False  # fixed shape
+    assert (total.is_cuda, total.shape) == (True, ())  # a zero-dimensional GPU tensor

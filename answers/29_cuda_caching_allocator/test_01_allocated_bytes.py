@@ -102,7 +102,7 @@ def test_requested_bytes_remember_the_size_before_rounding():
     as `requested_bytes`, so that you can see what rounding costs."""
     settle()
     before = stat("requested_bytes.all.current")
-    x = uint8s(1)
+    x = uint8s(700)
     grown = stat("requested_bytes.all.current") - before
     del x
-    assert grown == 1  # the request, before rounding
+    assert grown == 700  # the request, before rounding

@@ -88,7 +88,7 @@ def test_a_mid_sized_request_is_cut_from_a_bigger_segment():
     """Requests between 1 MiB and 10 MiB would fragment memory if each got a segment of its own
     size, so the allocator reserves a bigger segment for them (kLargeBuffer, or the
     large_segment_size setting in newer versions) and splits it; the rest serves later requests
-    of that size class. How big, in bytes, is the segment under a 3 MiB tensor?"""
+    from the large pool. How big, in bytes, is the segment under a 3 MiB tensor?"""
     settle()
     x = uint8s(3 * MiB)
     assert segment_holding(x)["total_size"] == 20971520  # 20 MiB: kLargeBuffer

@@ -1,7 +1,7 @@
 """The cache: freed blocks stay with the allocator until `empty_cache()` gives them back.
 
 `memory_allocated()` counts blocks held by live tensors; `memory_reserved()` counts every
-segment the allocator holds from CUDA, in use or cached. The koans use 64 MiB tensors: at that
+segment the allocator holds from CUDA, in use or cached. Most koans use 64 MiB tensors: at that
 size each request gets a segment of exactly its own size, so the changes can be read off
 directly.
 """
@@ -67,13 +67,18 @@ def test_del_returns_memory_to_the_cache_not_to_the_driver():
 
 def test_empty_cache_hands_free_segments_back_to_the_driver():
     """`torch.cuda.empty_cache()` calls cudaFree on every cached segment that holds no live
-    block, so that other processes (and `nvidia-smi`) see the memory as free again."""
+    block, so that other processes (and `nvidia-smi`) see the memory as free again. The test
+    reads the change in reserved memory after each of three steps."""
     settle()
     reserved = torch.cuda.memory_reserved()
+    changes = []
     x = uint8s(64 * MiB)
+    changes.append(torch.cuda.memory_reserved() - reserved)
     del x
+    changes.append(torch.cuda.memory_reserved() - reserved)
     torch.cuda.empty_cache()
-    assert torch.cuda.memory_reserved() - reserved == 0  # the segment went back to CUDA
+    changes.append(torch.cuda.memory_reserved() - reserved)
+    assert changes == [67108864, 67108864, 0]  # only the last step calls cudaFree
 
 
 def test_empty_cache_cannot_take_memory_from_live_tensors():
@@ -90,25 +95,28 @@ def test_empty_cache_cannot_take_memory_from_live_tensors():
 
 def test_the_cache_serves_the_best_fitting_free_block():
     """The allocator serves a request from the smallest cached free block that fits, on the
-    same stream. Free a block and ask again for the same size, and the best fit is the block
-    just freed. The test compares the new tensor's address with the old one's."""
+    same stream, not from the first one it finds. Three 3 MiB tensors are cut one after the
+    other from the start of one fresh segment; freeing the middle one leaves two free blocks,
+    the hole it left and the rest of the segment. How far from the start of the segment does a
+    2 MiB tensor land?"""
     settle()
-    x = uint8s(64 * MiB)
-    address = x.data_ptr()
-    del x
-    y = uint8s(64 * MiB)
-    assert (y.data_ptr() == address) == True  # the same block, reused
+    first, middle, last = uint8s(3 * MiB), uint8s(3 * MiB), uint8s(3 * MiB)
+    del middle
+    new = uint8s(2 * MiB)
+    offset = new.data_ptr() - first.data_ptr()
+    del first, last, new
+    assert offset == 3145728  # the hole is the smallest free block that fits
 
 
-def test_reusing_a_cached_block_needs_no_new_segment():
+def test_a_cached_block_serves_later_requests_without_a_new_segment():
     """`segment.all.allocated` counts every segment ever reserved, which is to say every
-    cudaMalloc the allocator made. Allocate, free and allocate the same size again, and count
-    how many it took."""
+    cudaMalloc the allocator made. Four tensors are made one after the other, each freed
+    before the next: 64 MiB, 64 MiB again, 32 MiB, 96 MiB. How many cudaMallocs did they
+    take?"""
     settle()
     before = stat("segment.all.allocated")
-    x = uint8s(64 * MiB)
-    del x
-    y = uint8s(64 * MiB)
+    for size in (64 * MiB, 64 * MiB, 32 * MiB, 96 * MiB):
+        x = uint8s(size)
+        del x
     reserved_segments = stat("segment.all.allocated") - before
-    del y
-    assert reserved_segments == 1  # the second tensor came from the cache
+    assert reserved_segments == 2  # the first and the last; the cache served the two between

@@ -12,23 +12,23 @@ import pytest
 NUMPY2 = int(np.__version__.split(".")[0]) >= 2
 
 
-def test_two_signed_integers_promote_to_the_wider_one():
-    """Both operands are signed, so the wider type already holds every value of the narrower
-    one. Promotion never goes further than it must."""
+def test_promotion_between_two_signed_integers():
+    """Promotion looks for the smallest dtype that holds every value of both operands, and it
+    never goes further than it must. Between two signed integer types, what is that?"""
     mixed = np.array([1], dtype=np.int8) + np.array([1], dtype=np.int16)
     assert mixed.dtype.name == __
 
 
-def test_unsigned_meets_signed_in_a_wider_signed_type():
-    """uint8 holds 0..255 and int8 holds -128..127. Neither holds the other's range, so NumPy
-    goes to the narrowest signed type that holds both."""
+def test_unsigned_meets_signed_of_the_same_width():
+    """uint8 holds 0..255 and int8 holds -128..127: neither holds the other's range. Promotion
+    still looks for the smallest dtype that holds every value of both."""
     assert np.result_type(np.uint8, np.int8).name == __
 
 
-def test_no_integer_type_holds_both_uint64_and_int64():
+def test_uint64_meets_int64():
     """uint64 reaches 2**64 - 1 and int64 reaches down to -2**63: covering both would need 65
-    bits, and NumPy has no 128-bit integer. It falls back to a floating type, which covers the
-    range but not every value exactly."""
+    bits, and NumPy has no 128-bit integer. When no dtype holds every value, promotion settles
+    for one that covers the range of both."""
     assert np.result_type(np.uint64, np.int64).name == __
 
 
@@ -75,10 +75,10 @@ def test_a_python_int_that_does_not_fit_the_array_is_refused():
     reason="NumPy 1.x treated a Python float that meets a NumPy scalar as a C double, so "
     "np.float32(3) + 3.0 gave float64; NumPy 2 (NEP 50) keeps the scalar's precision",
 )
-def test_a_python_float_adapts_to_the_precision_of_the_numpy_float():
-    """Under NEP 50 a Python float is weak too: it adapts to the precision of the NumPy float it
-    meets instead of imposing its own. NumPy 1.x treated a Python float meeting a NumPy scalar
-    as a C double, and the result followed the double."""
+def test_a_python_float_meets_a_single_precision_numpy_scalar():
+    """A Python float is a C double. Under NEP 50 a Python float is weak, exactly like a Python
+    int: it does not take part in choosing the result's dtype. NumPy 1.x treated a Python float
+    that met a NumPy scalar as a double of full standing."""
     total = np.float32(3) + 3.0
     assert total.dtype.name == __
 
@@ -93,20 +93,20 @@ def test_numpy_scalar_arithmetic_checks_for_overflow():
             np.int8(127) + np.int8(1)
 
 
-def test_array_integer_arithmetic_wraps_without_a_word():
+def test_array_integer_arithmetic_is_not_checked():
     """Checking every element for overflow would slow the C loop down, so integer addition,
     subtraction and multiplication on arrays do not check: they wrap modulo 2**bits, even with
     warnings turned into errors."""
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        wrapped = np.array([127], dtype=np.int8) + np.int8(1)
-    assert wrapped.tolist() == __
+        result = np.array([127], dtype=np.int8) + np.int8(1)
+    assert result.tolist() == __
 
 
-def test_sum_of_small_integers_uses_a_wide_accumulator():
-    """`+` between two uint8 arrays wraps at 256. `sum` is different: for an integer type
-    smaller than the platform integer it accumulates in the platform integer of the same
-    signedness, so the total does not wrap."""
+def test_sum_of_small_integers_picks_its_own_accumulator():
+    """Elementwise `+` computes in the operands' dtype. A reduction such as `sum` also needs an
+    accumulator, and for an integer type narrower than the platform integer NumPy's default
+    accumulator is the platform integer of the same signedness."""
     values = np.array([200, 200], dtype=np.uint8)
     assert (values + values).tolist() == __
     assert int(values.sum()) == __

@@ -2,6 +2,8 @@
 result. `np.sum` adds pairwise (a tree of partial sums); `np.cumsum` must add strictly left to
 right, because it returns every prefix. float32 keeps 24 significant bits, float64 keeps 53."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -13,18 +15,30 @@ def tenths(count, dtype):
     return np.full(count, 0.1, dtype=dtype)
 
 
+def test_a_large_float32_total_rounds_each_tenth_to_its_own_spacing():
+    """A float32 keeps 24 significant bits, so between 2**16 and 2**17 neighbouring values are
+    2**(16 - 23) apart (`np.spacing`). Adding a tenth to a total there must land on one of those
+    neighbours: the sum is rounded to the nearest whole number of spacings. How many spacings
+    does the total move?"""
+    total, tenth = np.float32(70_000.0), np.float32(0.1)
+    step = (total + tenth) - total  # exact: both are float32 values a few spacings apart
+    assert round(float(step / np.spacing(total))) == __
+
+
 def test_cumsum_adds_strictly_left_to_right():
-    """Every prefix sum is rounded to float32. Once the running total is in the tens of
-    thousands, neighbouring float32 values are thousandths apart, so each added tenth is
-    rounded, and a million roundings that do not cancel add up to a visible error."""
-    assert float(np.cumsum(tenths(10**6, np.float32))[-1]) == __
+    """Every prefix sum is rounded to float32. Past 2**15 each added tenth moves the running
+    total by a whole number of spacings, the same too-large step every time, so the roundings
+    do not cancel: a million of them add up. To the nearest thousand, how far from the exact
+    100000 does the last prefix end?"""
+    total = float(np.cumsum(tenths(10**6, np.float32))[-1])
+    assert round(total - 100_000, -3) == __
 
 
-def test_sum_adds_pairwise_and_stays_close():
+def test_sum_adds_pairwise():
     """`np.sum` (that is `np.add.reduce`) splits the array into blocks and adds partial sums of
     similar size, so each value passes through on the order of log2(n) roundings instead of up
     to n. The exact bits differ between NumPy versions (some add the pairwise sums of
-    8192-element blocks in order), but the error stays in the last digits."""
+    8192-element blocks in order), but not the rounded total."""
     assert round(float(np.sum(tenths(10**6, np.float32)))) == __
 
 
@@ -35,10 +49,13 @@ def test_a_float64_accumulator_still_sums_rounded_tenths():
     assert float(np.sum(tenths(10**6, np.float32), dtype=np.float64)) == __
 
 
-def test_float64_drifts_too_just_far_less():
-    """float64 has 53 significant bits instead of 24, so each rounding is about 500 million
-    times smaller; a strictly sequential running sum still accumulates them."""
-    assert float(np.cumsum(tenths(10**6, np.float64))[-1]) == __
+def test_a_float64_running_sum_rounds_at_every_step_too():
+    """float64 has 53 significant bits instead of 24, so each rounding is 2**29 (about 500
+    million) times smaller than float32's, and a strictly sequential running sum still
+    accumulates them. Scale the float32 drift of the left-to-right sum accordingly: in which
+    decimal place does the float64 error start?"""
+    error = float(np.cumsum(tenths(10**6, np.float64))[-1]) - 100_000
+    assert math.floor(math.log10(abs(error))) == __
 
 
 @pytest.mark.skipif(
@@ -49,8 +66,13 @@ def test_float64_drifts_too_just_far_less():
 )
 def test_builtin_sum_is_a_python_loop_over_numpy_scalars():
     """Python's `sum` starts from the int 0 and calls `+` once per element, boxing each float32
-    as a NumPy scalar. Under NEP 50 (NumPy 2) `0 + np.float32(x)` stays float32, so this is the
-    naive left-to-right float32 loop. NumPy 1.x promoted the first sum to float64 and carried
-    on in double precision."""
-    total = float(sum(tenths(10**5, np.float32)))
-    assert total == __
+    as a NumPy scalar. Under NEP 50 (NumPy 2) a Python int is weak and takes the NumPy
+    operand's dtype. Which of NumPy's totals does it reproduce, bit for bit?"""
+    values = tenths(10**5, np.float32)
+    totals = {
+        "np.sum": float(np.sum(values)),
+        "np.cumsum": float(np.cumsum(values)[-1]),
+        "np.sum in float64": float(np.sum(values, dtype=np.float64)),
+    }
+    builtin = float(sum(values))
+    assert [name for name, total in totals.items() if total == builtin] == __

@@ -19,10 +19,11 @@ def test_leaves_are_the_tensors_no_recorded_operation_made():
     assert (x.is_leaf, (x * 3).is_leaf, torch.ones(2).is_leaf) == __
 
 
-def test_only_leaves_keep_their_grad():
-    """Intermediate gradients flow through a non-leaf during backward and are dropped, since
-    keeping them would hold a gradient for every intermediate result. Reading a non-leaf's
-    `.grad` also warns."""
+def test_a_non_leaf_passes_its_gradient_on():
+    """During backward a gradient reaches every intermediate result on its way to the leaves,
+    but only a leaf has an accumulator to store it in `.grad`; keeping one for every
+    intermediate result would hold memory for all of them. Reading a non-leaf's `.grad` also
+    warns."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     h = x * 3
     h.sum().backward()
@@ -32,8 +33,9 @@ def test_only_leaves_keep_their_grad():
 
 
 def test_retain_grad_asks_a_non_leaf_to_keep_it():
-    """`retain_grad()` hooks the non-leaf so that the gradient passing through it is stored. Here
-    the loss is the sum of h squared, so the gradient at h is 2h, with h = 3x."""
+    """`retain_grad()` hooks the non-leaf so that the gradient passing through it is stored in
+    its `.grad`: the derivative of the loss by h itself, before the chain rule carries it on
+    to x."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     h = x * 3
     h.retain_grad()
@@ -41,9 +43,9 @@ def test_retain_grad_asks_a_non_leaf_to_keep_it():
     assert h.grad.tolist() == __
 
 
-def test_detach_shares_storage_with_its_source():
+def test_a_write_through_a_detached_tensor():
     """`detach()` returns a new tensor object over the same memory, with no history and no wish
-    for gradients. Writing through the detached tensor writes into the original."""
+    for gradients: a view that autograd does not follow."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     d = x.detach()
     d[0] = 100.0
@@ -52,31 +54,33 @@ def test_detach_shares_storage_with_its_source():
 
 def test_a_detached_factor_is_a_constant_to_autograd():
     """In x * x.detach(), only the first factor is on the tape; the second reaches the product as
-    a plain number. So the derivative is the constant factor's value, not the 2x of x * x."""
+    a plain number, and backward has only one path to follow back to x."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     (x * x.detach()).sum().backward()
     assert x.grad.tolist() == __
 
 
-def test_an_in_place_write_bumps_the_version_counter():
-    """Every tensor carries a counter, shared with its views, that each in-place operation
-    increments. A saved tensor remembers the value the counter had when it was saved."""
-    x = torch.tensor([1.0, 2.0], requires_grad=True)
-    y = x.exp()
-    before = y._version
-    y.add_(1)
-    assert (before, y._version) == __
-
-
 def test_autograd_refuses_a_saved_tensor_that_changed():
-    """exp saved its own result for backward. `add_` then changed that result in place, so the
-    counter no longer matches the saved one, and backward stops rather than compute a wrong
-    gradient."""
+    """exp saved its own result for backward, with the version counter's value at that moment.
+    `add_` then changed that result in place and bumped the counter, so the saved version no
+    longer matches, and backward stops rather than compute a wrong gradient."""
     x = torch.tensor([1.0, 2.0], requires_grad=True)
     y = x.exp()
     y.add_(1)
     with pytest.raises(___):
         y.sum().backward()
+
+
+def test_a_write_around_the_version_counter():
+    """The check only compares counters, and the counter counts PyTorch's in-place operations.
+    A NumPy array over the same memory (here made through `detach()`, since a tensor that
+    requires grad refuses `.numpy()`) writes the bytes with NumPy's own code. exp saved its
+    result for backward, because the derivative of exp is exp. What does backward deliver?"""
+    x = torch.zeros(2, requires_grad=True)
+    y = x.exp()
+    y.detach().numpy()[:] = 0.0
+    y.sum().backward()
+    assert x.grad.tolist() == __
 
 
 def test_a_leaf_that_requires_grad_refuses_in_place_changes():

@@ -54,26 +54,10 @@ def call_targets(graph_module):
     return [str(node.target) for node in graph_module.graph.nodes if node.op == "call_function"]
 
 
-def core_aten_overloads():
-    """Every ATen operator overload that carries the `core` tag."""
-    found = set()
-    for schema in torch._C._jit_get_all_schemas():
-        if not schema.name.startswith("aten::"):
-            continue
-        name, overload = schema.name[len("aten::") :], schema.overload_name or "default"
-        try:
-            op = getattr(getattr(torch.ops.aten, name), overload)
-        except (AttributeError, RuntimeError):
-            continue
-        if torch.Tag.core in op.tags:
-            found.add(f"{name}.{overload}")
-    return found
-
-
-def test_the_backward_graph_is_compiled_when_backward_first_runs():
-    """The forward graph is compiled on the first call. Its backward is traced along with it but
-    handed to the backward compiler only when a backward pass first needs it, since inference
-    never does."""
+def test_when_each_aot_graph_is_compiled():
+    """AOTAutograd traces the forward and the backward together, on the first call. Compiling
+    the backward graph would be wasted work if no backward pass ever came, as in inference.
+    Count the calls of each compiler after the forward call, and after `backward()`."""
     backend, forward, backward = aot_recorder()
     x = torch.ones(3, requires_grad=True)
     loss = torch.compile(loss_of, backend=backend)(x)
@@ -93,8 +77,9 @@ def test_the_forward_graph_is_written_in_aten_operations():
 
 
 def test_the_backward_graph_is_built_from_the_derivative_formulas():
-    """The backward graph is what autograd would run, recorded: the sum's gradient is expanded
-    back to the input's shape, multiplied by the constant 2, and by the derivative of sin."""
+    """The backward graph is what autograd would run, recorded: each forward operation
+    contributes its own derivative formula, applied in reverse order, from the loss back to the
+    input. Which ATen operators does it call?"""
     backend, _, backward = aot_recorder()
     loss = torch.compile(loss_of, backend=backend)(torch.ones(3, requires_grad=True))
     loss.backward()
@@ -112,19 +97,58 @@ def test_the_aot_compilers_trace_with_stand_in_tensors():
     assert type(example_inputs[0]).__name__ == __
 
 
-def test_the_core_aten_opset_is_a_few_hundred_operators_at_most():
-    """ATen has thousands of overloads, but many decompose into a smaller set tagged `core`: the
-    operators a backend must implement, and what `ExportedProgram.run_decompositions()` lowers a
-    program to. Rounded to the nearest hundred, how big is that set?"""
-    assert round(len(core_aten_overloads()), -2) == __
+def test_which_overloads_of_add_carry_the_core_tag():
+    """An ATen operator has one overload per signature. `aten.add` has more than a dozen:
+    `Tensor` and `Scalar` add a tensor or a Python number to a tensor and return a new tensor,
+    `out` and `Scalar_out` write the sum into a tensor the caller passes, and the rest add plain
+    values (numbers, strings, lists) in TorchScript programs. The `core` tag marks what a backend
+    must implement to run any graph that export or AOTAutograd captures, and those graphs are
+    functional: no operation in them writes into a tensor it was given. Which of add's overloads
+    carry the tag?"""
+    add = torch.ops.aten.add
+    tagged = [name for name in add.overloads() if torch.Tag.core in getattr(add, name).tags]
+    assert sorted(tagged) == __
 
 
 def test_composite_operators_are_not_in_the_core_set():
-    """Elementwise add is a core primitive. `linear` is not: it decomposes into a matrix
-    multiply (`addmm`, itself core) with a transposed weight, so a backend need not implement it."""
+    """An operator is tagged `core` when a backend cannot do without it; one that decomposes
+    into core operators is left out, so that a backend need not implement it. `linear(x, W, b)`
+    computes x @ Wᵀ + b; `addmm(b, x, M)` computes b + x @ M in one call; `add` adds two
+    tensors elementwise. Which of the three carry the tag?"""
     aten = torch.ops.aten
     tagged = tuple(
         torch.Tag.core in op.tags
         for op in (aten.add.Tensor, aten.linear.default, aten.addmm.default)
     )
     assert tagged == __
+
+
+def softmax_as_traced(table):
+    """The ATen operators `make_fx` records for a softmax when it applies a decomposition
+    table while tracing."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    graph_module = make_fx(lambda x: torch.softmax(x, dim=-1), decomposition_table=table)(
+        torch.ones(2, 3)
+    )
+    return [
+        node.target.overloadpacket.__name__
+        for node in graph_module.graph.nodes
+        if node.op == "call_function"
+    ]
+
+
+def test_a_decomposition_table_decides_how_far_softmax_is_split():
+    """A decomposition table maps an operator to a function that rewrites it in smaller ones.
+    `core_aten_decompositions()` rewrites only what lies outside the core set, and ATen's
+    `_softmax` is core: a backend is expected to have a fast one. Inductor writes its own
+    loops and fuses pointwise steps, so its table splits softmax(x) into the formula
+    exp(x - max x) / sum exp(x - max x), one ATen operator per step, with the max taken
+    along the softmax's dimension."""
+    from torch._decomp import core_aten_decompositions
+    from torch._inductor.decomposition import select_decomp_table
+
+    core = softmax_as_traced(core_aten_decompositions())
+    inductor = softmax_as_traced(select_decomp_table())
+    assert core == ["_softmax"]
+    assert inductor == __
