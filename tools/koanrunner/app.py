@@ -62,6 +62,11 @@ class App:
         if walk.cancelled:  # a newer save is waiting: nothing to show for this one
             return Shown(walk, False)
         stop = walk.stop
+        start = str(self.store.read().get("start") or "").split("::")[0]
+        if stop is not None and start and stop.file.rel < start and not stop.file.rel.startswith(start):
+            walk.notes.append(f"from {start} on, every koan is solved or cannot run here: the path "
+                              f"went round to the first unsolved koan before it (back to the "
+                              f"beginning for good: python tools/koans.py goto start)")
         unasked = self._remember(stop)
         if clear:
             self.view.clear()

@@ -351,27 +351,56 @@ class Path:
 
     # -- what the learner has done, for bars and tables ----------------------------------------
 
+    def _cannot_run(self, f: KoanFile) -> str:
+        """Why a file not run yet cannot run here, read without running it ('' when it can):
+        it needs torch and torch is not installed, or every koan in it needs a CUDA GPU."""
+        if "torch" in f.needs() and not self.have_torch():
+            return "needs torch, which is not installed for this Python"
+        text = f.read() or ""
+        if "pytestmark" in text and "mark.cuda" in text.split("pytestmark", 1)[1].split("\n", 1)[0]:
+            return "needs a CUDA GPU (not checked on this machine yet)"
+        return ""
+
+    _torch: bool | None = None
+
+    def have_torch(self) -> bool:
+        if Path._torch is None:
+            import importlib.util
+
+            Path._torch = importlib.util.find_spec("torch") is not None
+        return bool(Path._torch)
+
     def totals(self, data: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """Per topic: koans solved, the total that can run here, those put aside, those that
+        cannot run here (``unavailable``; ``need_gpu`` of them for want of a CUDA GPU) and the
+        first-try predictions. A file not run yet that needs torch where torch is missing, or
+        whose koans all need a GPU, counts as unavailable until a run says otherwise."""
         data = data if data is not None else self.store.read()
         rows = []
         skipped = set(data["skipped"])
         for topic in self.topics():
-            solved = total = put_aside = unavailable = predicted = predictable = 0
+            solved = total = put_aside = unavailable = need_gpu = predicted = predictable = 0
             for f in topic.files:
                 record = data["files"].get(f.rel)
                 # A verdict counts only for the file as it is now: after a reset, or an edit
                 # not yet checked, what was solved before is not known to be solved now.
                 current = bool(record) and record.get("digest") == f.digest()
-                if record and (record.get("keys") or record.get("skipped")):
+                names = f.expected_names() or f.test_names()
+                why_not = str(record.get("skipped") or "") if record else self._cannot_run(f)
+                if why_not:  # the file as a whole cannot run here
+                    unavailable += len(names)
+                    need_gpu += len(names) * ("CUDA" in why_not or "GPU" in why_not)
+                    continue
+                if record and record.get("keys"):
                     keys = record.get("keys") or []
                 else:
-                    keys = [f"{topic.name}/{f.name}::{name}"
-                            for name in f.expected_names() or f.test_names()]
+                    keys = [f"{topic.name}/{f.name}::{name}" for name in names]
                 for key in keys:
                     entry = data["koans"].get(key, {})
                     kind = entry.get("kind")
                     if kind == "skipped":
                         unavailable += 1
+                        need_gpu += "GPU" in str((entry.get("verdict") or {}).get("message", ""))
                         continue
                     total += 1
                     solved += kind == "passed" and current
@@ -380,5 +409,5 @@ class Path:
                     put_aside += key in skipped and kind != "passed"
             rows.append({"topic": topic.name, "title": topic.title, "solved": solved,
                          "total": total, "skipped": put_aside, "unavailable": unavailable,
-                         "predicted": predicted, "predictable": predictable})
+                         "need_gpu": need_gpu, "predicted": predicted, "predictable": predictable})
         return rows

@@ -86,8 +86,10 @@ class View:
             notes = []
             if row.get("skipped"):
                 notes.append(f"{row['skipped']} put aside")
-            if row.get("unavailable"):
-                notes.append(f"{row['unavailable']} skipped here")
+            if row.get("need_gpu"):
+                notes.append(f"{row['need_gpu']} need a CUDA GPU")
+            if row.get("unavailable", 0) - row.get("need_gpu", 0) > 0:
+                notes.append(f"{row['unavailable'] - row.get('need_gpu', 0)} skipped here")
             if row.get("predictable", row.get("solved")):
                 notes.append(f"{row.get('predicted', 0)} of {row.get('predictable', row['solved'])} "
                              "right at the first try")
