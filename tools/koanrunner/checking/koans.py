@@ -192,6 +192,7 @@ def static_pass(root: Path, names: list[str], report: Report) -> list[KoanFile]:
             files.append(kf)
         topic_files = [kf for kf in files if kf.topic == topic]
         coin_rule(topic, topic_files, report)
+        precedence_traps(topic, topic_files, hints, report)
         cross_giveaways(topic, topic_files, hints, report)
         for orphan in sorted(set(hints) - set(seen) - set(declared)):
             report.breach(f"koans/{topic}/hints.toml", f"hints for a koan that does not exist: [{orphan}]",
@@ -230,6 +231,44 @@ def coin_rule(topic: str, files: list[KoanFile], report: Report) -> None:
             negated = bool(NEGATIONS.search(f.test.split("::")[-1]))
             if f.node.value != negated:
                 report.coin_list.append(f"    ^ the name may state it: {f.test.split('::')[-1]}")
+
+
+def precedence_traps(topic: str, files: list[KoanFile], hints: dict[str, Any], report: Report) -> None:
+    """A misconception typed as a learner types it, without parentheses, must stand at its
+    blank as a whole: if it binds with the code around the blank (``% 2**31 - 1``), the file
+    no longer aligns with its koan, and the note is never shown."""
+    for kf in files:
+        try:
+            answer = kf.answer_path.read_text(encoding="utf-8")
+        except OSError:
+            continue
+        for fill in kf.fills:
+            entry = hints.get(fill.test.split("::")[-1])
+            for m in (entry or {}).get("misconceptions", []) if isinstance(entry, dict) else ():
+                if not isinstance(m, dict) or int(m.get("blank", 0)) != fill.index or not m.get("fill"):
+                    continue
+                typed = str(m["fill"])
+                bare, grouped = _typed_at(answer, fill, typed, False), _typed_at(answer, fill, typed, True)
+                if bare is not None and grouped is not None and bare != grouped:
+                    report.breach(f"koans/{topic}/hints.toml [{fill.test.split('::')[-1]}]",
+                                  f"the misconception `{typed}`, typed at its blank as a learner "
+                                  "types it, binds with the code around the blank, so its note "
+                                  "can never show", "give the blank a line of its own (assign it "
+                                  "to a name first), or write the fill so it stands alone")
+
+
+def _typed_at(answer: str, fill: Fill, typed: str, grouped: bool) -> str | None:
+    lines = answer.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line.encode("utf-8")))
+    raw = answer.encode("utf-8")
+    begin, end = starts[fill.lineno - 1] + fill.col, starts[fill.end_lineno - 1] + fill.end_col
+    text = f"({typed})" if grouped else typed
+    try:
+        return ast.dump(ast.parse((raw[:begin] + text.encode() + raw[end:]).decode("utf-8")))
+    except SyntaxError:
+        return None
 
 
 def cross_giveaways(topic: str, files: list[KoanFile], hints: dict[str, Any], report: Report) -> None:
