@@ -353,9 +353,9 @@ def main() -> int:
         if "runner_mb" in row:
             print(f"{row['metric']:58} {row['runner_mb']:>7} MB")
             continue
-        target = f"{row['target_s']}s" if row["target_s"] else "-"
+        goal = f"{row['target_s']}s" if row["target_s"] else "-"
         print(f"{row['metric'][:58]:58} {row['runner_s']:>8.3f}s {row['baseline_s']:>8.3f}s "
-              f"{target:>7}")
+              f"{goal:>7}")
     for note in notes:
         print("note:", note)
     return 0

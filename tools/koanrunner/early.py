@@ -40,8 +40,10 @@ def state_dir(root: str | os.PathLike[str]) -> str:
     import zlib
 
     tag = zlib.crc32(os.fsencode(os.path.realpath(root)))
+    import tempfile  # only here: the read-only case
+
     user = os.getuid() if hasattr(os, "getuid") else 0
-    return os.path.join(os.environ.get("TMPDIR") or "/tmp", f"koans-{user}-{tag:08x}")
+    return os.path.join(os.environ.get("TMPDIR") or tempfile.gettempdir(), f"koans-{user}-{tag:08x}")
 
 
 def verdict_files(root: str | os.PathLike[str]) -> list[str]:

@@ -204,16 +204,18 @@ class Pristine:
                 tmp.unlink()
             return False
 
-    def _from_git(self, rel: str, valid: Callable[[str | None], bool] = looks_pristine) -> str | None:
+    def _from_git(self, rel: str, valid: Callable[[str | None], bool] | None = None) -> str | None:
+        valid = valid or (lambda text: text is not None and looks_pristine(text))
         root = self.course.root
         try:
             revs = subprocess.run(
                 ["git", "log", "--format=%H", "--", rel], cwd=root, capture_output=True,
-                text=True, timeout=20, check=True,
+                text=True, encoding="utf-8", errors="replace", timeout=20, check=True,
             ).stdout.split()
             for rev in revs[:200]:
                 shown = subprocess.run(["git", "show", f"{rev}:{rel}"], cwd=root,
-                                       capture_output=True, text=True, timeout=20, check=False)
+                                       capture_output=True, text=True, encoding="utf-8",
+                                       errors="replace", timeout=20, check=False)
                 if shown.returncode == 0 and valid(shown.stdout):
                     return shown.stdout
         except (OSError, subprocess.SubprocessError):

@@ -153,9 +153,12 @@ def warm_pytest() -> None:
     import importlib
 
     import pytest  # noqa: F401
-    from _pytest.config import default_plugins
 
-    for name in default_plugins:
+    try:  # a private list: a pytest without it is warmed by its first run instead
+        from _pytest.config import default_plugins as names
+    except ImportError:
+        names = ()  # type: ignore[assignment]
+    for name in names:
         with contextlib.suppress(Exception):
             importlib.import_module(f"_pytest.{name}")
     for name in ("_pytest.assertion.rewrite", "_pytest.python_api", "_pytest.outcomes"):

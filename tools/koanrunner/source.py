@@ -250,9 +250,10 @@ class _Aligner:
                 self.test = f"{self.cls}::{k.name}" if self.cls else k.name
             elif isinstance(k, (ast.With, ast.AsyncWith)) and any(
                     _is_raises(item.context_expr) for item in k.items):
-                self.raises = (a.lineno, a.end_lineno or a.lineno)
+                self.raises = (int(getattr(a, "lineno", 0)), int(getattr(a, "end_lineno", 0) or getattr(a, "lineno", 0)))
                 self.raises_arg = next(item.context_expr.args[0] for item in k.items
-                                       if _is_raises(item.context_expr) and item.context_expr.args)
+                                       if isinstance(item.context_expr, ast.Call)
+                                       and _is_raises(item.context_expr) and item.context_expr.args)
             for name in k._fields:
                 if name == "ctx":
                     continue
@@ -298,7 +299,8 @@ def is_pristine_of(candidate: str, answer: str) -> bool:
     if found is None or found.changed:
         return False
     with_blank = {f.test for f in found.fills}
-    return all(name in with_blank or is_presolved(node) for name, node in test_functions(tree))
+    return tree is not None and all(name in with_blank or is_presolved(node)
+                                    for name, node in test_functions(tree))
 
 
 def restatement(func: ast.FunctionDef | ast.AsyncFunctionDef, fill: ast.AST) -> str | None:

@@ -9,6 +9,25 @@ from typing import IO, Any, ClassVar
 RUNNER = "python tools/koans.py"
 
 
+def _ansi_works(stream: IO[str]) -> bool:
+    """Whether escape codes colour the terminal rather than print as text: everywhere but a
+    Windows console that has not (or cannot) switch on its VT mode."""
+    if sys.platform != "win32":
+        return True
+    try:
+        import ctypes
+        import msvcrt
+
+        kernel = ctypes.windll.kernel32  # type: ignore[attr-defined,unused-ignore]
+        handle = msvcrt.get_osfhandle(stream.fileno())  # type: ignore[attr-defined,unused-ignore]
+        mode = ctypes.c_uint32()
+        if not kernel.GetConsoleMode(handle, ctypes.byref(mode)):
+            return False
+        return bool(kernel.SetConsoleMode(handle, mode.value | 0x0004))  # VT processing
+    except Exception:
+        return False
+
+
 class Style:
     CODES: ClassVar[dict[str, str]] = {"bold": "1", "dim": "2", "red": "31", "green": "32", "yellow": "33", "blue": "34",
              "cyan": "36", "mark": "30;43"}
@@ -20,7 +39,7 @@ class Style:
                 hasattr(self.stream, "isatty") and self.stream.isatty()
                 and not os.environ.get("NO_COLOR") and os.environ.get("TERM") != "dumb"
             )
-        self.color = bool(color)
+        self.color = bool(color) and _ansi_works(self.stream)
         encoding = (getattr(self.stream, "encoding", None) or "ascii").lower().replace("-", "")
         self.unicode = encoding in ("utf8", "utf16", "utf32")
 
@@ -221,7 +240,7 @@ class View:
 
 def lesson_opening(readme: str) -> tuple[str, str]:
     """A topic lesson's heading and first paragraph: what fits on a screen beside the koan."""
-    heading, paragraphs = "", []
+    heading, paragraphs = "", list[str]()
     for raw in readme.strip().split("\n\n"):
         block = raw.strip()
         if block.startswith("#") and not heading and not paragraphs:

@@ -188,7 +188,7 @@ def _read_wrong(root: Path, kata: Kata, ref_defs: dict[str, Any], breach: Any) -
                "add [[wrong]] entries: function, step, why, source")
     for index, entry in enumerate(entries):
         place = f"{where}[{index}]"
-        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) and entry.get(k).strip()
+        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) and str(entry.get(k)).strip()
                                                   for k in ("function", "step", "source", "why")):
             breach(place, "an entry needs function, step, why and source (strings)", "fill them in")
             continue

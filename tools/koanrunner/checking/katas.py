@@ -162,12 +162,12 @@ def check_kata(root: Path, kata: Kata, breaches: list[Breach], counts: dict[str,
     # each step needs new code: with what the steps before it call written, it is red
     traced = data.get("traced", {})
     needs_new: dict[str, str] = {}
-    before: set[str] = set()
+    used: set[str] = set()
     for k, step in enumerate(steps):
         if k:
             with contextlib.suppress(KeyError, SyntaxError):
-                needs_new[f"new{k}"] = partial(kata.stub, kata.reference, sorted(before))
-        before.update(traced.get(step, []))
+                needs_new[f"new{k}"] = partial(kata.stub, kata.reference, sorted(used))
+        used.update(traced.get(step, []))
     if needs_new:
         more = run_variants(root, kata, needs_new, {label: [steps[int(label[3:])]] for label in needs_new})
         for label in needs_new if "error" not in more else ():

@@ -91,6 +91,8 @@ def compare(kf: KoanFile, koan_text: str, answer_text: str, koan: ast.Module, re
             report.breach(where, "the answer still has a blank", "fill it in the answer")
             continue
         a = filled.node
+        if not isinstance(a, ast.expr):
+            continue
         kf.fills.append(Fill(kf.topic, kf.name, filled.test, filled.index, a.lineno, a.col_offset,
                              a.end_lineno or a.lineno, a.end_col_offset or 0, filled.text, a,
                              filled.in_version_branch, filled.blank))
@@ -227,9 +229,10 @@ def coin_rule(topic: str, files: list[KoanFile], report: Report) -> None:
     for f in coins:
         where = f"koans/{topic}/{f.file}:{f.lineno} {f.test} = {f.text}"
         report.coin_list.append(where)
-        if type(f.node.value) is bool:
+        value = getattr(f.node, "value", None)
+        if type(value) is bool:
             negated = bool(NEGATIONS.search(f.test.split("::")[-1]))
-            if f.node.value != negated:
+            if value != negated:
                 report.coin_list.append(f"    ^ the name may state it: {f.test.split('::')[-1]}")
 
 

@@ -45,8 +45,8 @@ def value_mutants(value: object) -> list[str]:
     if value is None:
         return ["0", "False"]
     if isinstance(value, int):
-        out = [value + 1, value - 1] + ([-value, 0] if value != 0 else [])
-        return [repr(v) for v in out if v != value]
+        ints = [value + 1, value - 1] + ([-value, 0] if value != 0 else [])
+        return [repr(v) for v in ints if v != value]
     if isinstance(value, float):
         if math.isnan(value):
             return ["0.0", "float('inf')"]
@@ -54,18 +54,17 @@ def value_mutants(value: object) -> list[str]:
             return ["0.0", literal(-value)]
         if value == 0.0:
             return ["1.0"]
-        out = [value * 2, -value] + ([value + 1] if value + 1 != value else [])
-        return [literal(v) for v in out]
+        floats = [value * 2, -value] + ([value + 1] if value + 1 != value else [])
+        return [literal(v) for v in floats]
     if isinstance(value, complex):
         return [repr(value + 1), repr(value * 2) if value else "1j"]
     if isinstance(value, (str, bytes)):
-        extra = "x" if isinstance(value, str) else b"x"
-        out: list[object] = [value + extra]  # type: ignore[operator]
+        texts: list[object] = [value + "x" if isinstance(value, str) else value + b"x"]
         if value:
-            out.append(value[:0])
+            texts.append(value[:0])
         if value[::-1] != value:
-            out.append(value[::-1])
-        return [repr(v) for v in out]
+            texts.append(value[::-1])
+        return [repr(v) for v in texts]
     return []
 
 

@@ -28,7 +28,7 @@ import importlib.machinery
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
 from typing import Any
 
@@ -144,7 +144,7 @@ def session(config: pytest.Config) -> KataSession:
     if plugin is None:
         plugin = KataSession(config)
         config.pluginmanager.register(plugin, SESSION)
-    return plugin  # type: ignore[no-any-return]
+    return plugin  # type: ignore[no-any-return,unused-ignore]
 
 
 def install(config: pytest.Config, folder: Path) -> None:
@@ -163,7 +163,7 @@ def runtest_setup(item: pytest.Item) -> None:
         pytest.skip(f"not yet revealed: step {number} ({blocker}) must pass first")
 
 
-def runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+def runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     outcome = yield
     # Hypothesis would write a patch adding @example(...) to the steps (read-only in a
     # workspace) and say "git apply" it, where libcst is installed: the failing input is enough.
@@ -190,7 +190,7 @@ def _name(item: pytest.Item) -> str:
     return getattr(item, "originalname", None) or item.name.split("[")[0]
 
 
-def make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
+def make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
     outcome = yield
     if not isinstance(collector, pytest.Module) or kata_folder(Path(str(collector.path))) is None:
         return
@@ -289,11 +289,11 @@ class KataSession:
         runtest_setup(item)
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
-    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+    def pytest_runtest_makereport(self, item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
         yield from runtest_makereport(item, call)
 
     @pytest.hookimpl(hookwrapper=True, tryfirst=True)
-    def pytest_make_collect_report(self, collector: pytest.Collector) -> Iterator[Any]:
+    def pytest_make_collect_report(self, collector: pytest.Collector) -> Generator[None, Any, None]:
         yield from make_collect_report(collector)
 
     def koans_listening(self) -> bool:

@@ -48,7 +48,7 @@ def table(found: list[tuple[str, dict[str, Any]]]) -> list[str]:
     for kata, runs in by_kata.items():
         pairs = [",".join(str(n) for n in run.get("pair", [])) or "?" for run in runs]
         rows += ["", f"{kata}: time per step", f"  {'step':44} " + " ".join(f"{p[:9]:>9}" for p in pairs)]
-        steps = max((run.get("steps", []) for run in runs), key=len, default=[])
+        steps: list[dict[str, Any]] = max((run.get("steps", []) for run in runs), key=len, default=[])
         for index, step in enumerate(steps):
             cells = []
             for run in runs:

@@ -17,7 +17,7 @@ class UnfilledBlank(Exception):
     """Raised by any use of a blank. The report turns it into 'fill in the blank on line N'."""
 
 
-def _refuse(name: str):
+def _refuse(name: str) -> Any:
     def method(self: Blank, *args: Any, **kwargs: Any) -> Any:
         raise UnfilledBlank(f"{self._name} is a blank: replace it with {self._meaning} ({name})")
 

@@ -97,7 +97,7 @@ def _load_hypothesis_profile() -> None:
     }
     # No "explain" phase: it re-runs a failing koan about a hundred times to annotate which
     # parts of the shrunk example matter (~0.2 s); the shrunk example itself is still shown.
-    quick = {"phases": [phase for phase in Phase if phase.name != "explain"]}
+    quick: dict[str, Any] = {"phases": [phase for phase in Phase if phase.name != "explain"]}
     settings.register_profile("koans", derandomize=True, database=None, max_examples=50,
                               **quick, **common)
     settings.register_profile("ci", derandomize=True, database=None, max_examples=100,

@@ -69,13 +69,13 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
     _running.append(os.getpid())
-    os._exit = _guarded_exit
+    os._exit = _guarded_exit  # type: ignore[assignment]
     pytest.exit = _guarded_pytest_exit  # type: ignore[assignment]
     try:
         yield
     finally:
         _running.pop()
         os._exit = _real_exit
-        pytest.exit = _real_pytest_exit  # type: ignore[assignment]
+        pytest.exit = _real_pytest_exit
         if not started_here(item):
             _real_exit(1)  # a fork of the koan's process: it must not report, nor run on

@@ -128,7 +128,7 @@ class PathSummary:
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         for key, value in report.user_properties:
-            if key == PROPERTY:
+            if key == PROPERTY and isinstance(value, dict):
                 self.results[report.nodeid] = value
 
     def entries(self) -> list[dict[str, Any]]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -186,7 +186,7 @@ def _exception_fill_failed(item: pytest.Item, excinfo: pytest.ExceptionInfo[Base
         return fills[0], fills[0].raises_span[0]
     target = os.path.normcase(str(path))
     found = None
-    tb = excinfo.tb
+    tb: Any = excinfo.tb
     while tb is not None:  # the innermost frame of the file that stands in a raises' body
         if os.path.normcase(tb.tb_frame.f_code.co_filename) == target:
             for fill in fills:
@@ -286,7 +286,7 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[Any]:
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, Any, None]:
     outcome = yield
     report = outcome.get_result()
     # Hypothesis (where libcst is installed) turns a failing example into a patch that adds an
@@ -390,7 +390,7 @@ def _unchanged(item: pytest.Item, path: Path, rel: str) -> Verdict | None:
 
 
 @pytest.hookimpl(hookwrapper=True)
-def pytest_make_collect_report(collector: pytest.Collector) -> Iterator[Any]:
+def pytest_make_collect_report(collector: pytest.Collector) -> Generator[None, Any, None]:
     outcome = yield
     report = outcome.get_result()
     path = getattr(collector, "path", None)
