@@ -40,6 +40,7 @@ def test_fill_in_an_exception_blank():
 
 
 def test_a_wrong_fill_is_told_apart_from_an_empty_one():
-    """Feedback says 'fill in the blank' while a blank remains and 'you wrote X, Python says Y'
-    once you have written something wrong. `len` counts characters, not words."""
+    """Feedback says 'fill in the blank' while a blank remains. Once you have written something
+    wrong it says 'you wrote X, Python says Y' by your second wrong try at the latest; a first
+    wrong try may only say what kind of thing is off. `len` counts characters, not words."""
     assert len("to be or not") == 12

@@ -9,7 +9,7 @@ import sys
 
 def test_nan_is_unequal_to_itself_yet_a_list_finds_it():
     """IEEE 754 says NaN compares unequal to everything, itself included. But `x in list`
-    (like list.index and ==  between lists) first checks identity with `is` and only then
+    (like list.index and == between lists) first checks identity with `is` and only then
     `==`, so the very same NaN object is found. A fresh float('nan') would not be."""
     nan = float("nan")
     assert float("nan") not in [float("nan")]  # noqa: PLW0177
@@ -26,11 +26,12 @@ def test_negative_zero_equals_zero_but_keeps_its_sign():
 
 def test_isclose_allows_an_error_relative_to_the_values_compared():
     """math.isclose defaults to rel_tol=1e-09 and abs_tol=0.0: the allowed error is rel_tol
-    times the larger magnitude, plus abs_tol. Work out that allowance when one of the two
-    values is 0.0 and abs_tol is left at its default."""
+    times the larger magnitude, or abs_tol if that is larger. Work out that allowance when one
+    of the two values is 0.0 and abs_tol is left at its default: which of these tiny numbers
+    does isclose call close to zero?"""
     assert math.isclose(0.1 + 0.2, 0.3)
     assert math.isclose(1e-10, 0.0, abs_tol=1e-9)
-    assert math.isclose(1e-10, 0.0) == False
+    assert [x for x in (1e-300, 1e-10, 0.0) if math.isclose(x, 0.0)] == [0.0]
 
 
 def test_fsum_keeps_the_bits_that_plus_throws_away():

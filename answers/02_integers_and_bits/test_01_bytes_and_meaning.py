@@ -34,7 +34,10 @@ def test_less_than_and_greater_than_choose_the_byte_order():
 
 def test_equals_sign_means_native_order_but_standard_size_and_no_padding():
     """'=' uses the machine's own byte order (sys.byteorder, which differs between machines)
-    with standard sizes and no alignment. The default '@' also aligns fields like a C struct,
-    so '@bi' usually pads the byte to 4 before the int. '=bi' is a 1-byte char plus a 4-byte int."""
+    with the standard sizes ('b' one byte, 'i' four) and no padding at all. The default '@'
+    lays fields out as the machine's C compiler would: native sizes, and pad bytes before a
+    field until its offset is a multiple of its alignment (4 for an int on common machines).
+    Unlike a C compiler, struct never pads after the last field. How many bytes does each
+    layout take?"""
     assert struct.pack("=I", 1) == (1).to_bytes(4, sys.byteorder)
-    assert struct.calcsize("=bi") == 5
+    assert [struct.calcsize(layout) for layout in ("=bi", "@bi", "@ib")] == [5, 8, 5]

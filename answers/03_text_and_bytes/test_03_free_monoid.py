@@ -1,6 +1,7 @@
 """str under + is a free monoid: associative, with an identity, and no other laws."""
 
 import functools
+import itertools
 import operator
 
 from hypothesis import given
@@ -22,10 +23,13 @@ def test_concatenation_has_an_identity_element(s):
     assert "" + s == s + "" == s
 
 
-def test_concatenation_keeps_the_order_of_its_operands():
-    """Commutativity is a law the free monoid does not have: a string records the
-    order in which its pieces were glued. Spell out both sides."""
-    assert ("to" + "day" == "day" + "to") == False
+def test_a_string_records_its_characters_not_how_they_were_glued():
+    """Commutativity is a law the free monoid does not have: swapping two pieces changes the
+    string. But a str keeps only its characters, in order, not the pieces it was glued from,
+    so two gluings that spell the same characters are one and the same string. How many
+    different strings do the six orders of these three pieces spell?"""
+    spelled = {"".join(order) for order in itertools.permutations(["ab", "a", "b"])}
+    assert len(spelled) == 5
 
 
 @given(st.text())

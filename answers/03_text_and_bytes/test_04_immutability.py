@@ -22,8 +22,9 @@ def test_list_plus_equals_mutates_the_list_in_place():
 
 
 def test_list_plus_equals_accepts_any_iterable():
-    """list.__iadd__ is list.extend, which takes any iterable, so += with a string
-    adds its characters one by one. Plain list + str raises TypeError instead."""
+    """list.__iadd__ does what list.extend does, and extend takes any iterable, so +=
+    with a string adds its characters one by one. Plain list + str raises TypeError
+    instead."""
     letters = []
     letters += "hi"
     assert letters == ["h", "i"]

@@ -26,11 +26,14 @@ def test_classes_are_instances_of_a_metaclass():
     assert type(int) == type
 
 
-def test_type_is_an_instance_of_itself():
-    """The chain has to stop somewhere: type's own type is type. type also derives
-    from object, but object does not derive from type; both are wired up inside the
-    interpreter."""
-    assert (type(type) is type, issubclass(object, type)) == (True, False)
+def test_the_metaclass_chain_stops_at_type():
+    """Every object has a class, and classes are objects, so the question "what is the
+    class of the class?" has to stop somewhere; type and object are wired up together
+    inside the interpreter to stop it. Being an instance of (what type() reports) and
+    deriving from (what __mro__ lists) are different relations. What are type's and
+    object's answers to each?"""
+    chain = (type(type), type.__mro__, type(object), object.__mro__)
+    assert chain == (type, (type, object), type, (object,))
 
 
 def test_type_with_three_arguments_builds_a_class():
@@ -42,15 +45,20 @@ def test_type_with_three_arguments_builds_a_class():
 
 
 def test_a_class_statement_runs_its_body_once_at_definition():
-    """A class body is code executed when the `class` statement runs, like a
-    function body called once. Names it binds become class attributes."""
-    log = []
+    """A class body is code executed when the `class` statement runs, like a function body
+    called once, right there. Names it binds become class attributes; a method defined in it
+    is only stored, and runs when something calls it."""
+    log = ["before"]
 
     class Counter:
-        log.append("body ran")
-        total = len(log)
+        log.append("body")
 
-    assert Counter.total == 1
+        def tick(self):
+            log.append("tick")
+
+    log.append("after")
+    Counter().tick()
+    assert log == ["before", "body", "after", "tick"]
 
 
 def test_duck_typing_only_needs_the_method():
@@ -65,14 +73,20 @@ def test_duck_typing_only_needs_the_method():
 
 
 def test_collections_abc_iterable_checks_structure_not_ancestry():
-    """Iterable has a __subclasshook__ that looks for __iter__ on the class, instead
-    of asking whether the class inherits from the ABC or was registered with it."""
+    """Iterable has a __subclasshook__ that looks for __iter__ in the class and its bases,
+    instead of asking whether the class inherits from the ABC or was registered with it. A
+    class can opt out by setting __iter__ = None, which both iter() and the hook read as
+    "not iterable". Which of these classes does the ABC accept?"""
 
     class Countdown:
         def __iter__(self):
             return iter([3, 2, 1])
 
-    assert isinstance(Countdown(), collections.abc.Iterable) == True
+    class Frozen(Countdown):
+        __iter__ = None
+
+    accepted = [c.__name__ for c in (Countdown, Frozen) if isinstance(c(), collections.abc.Iterable)]
+    assert accepted == ["Countdown"]
 
 
 def test_the_iterable_abc_knows_only_the_dunder_iter_protocol():
@@ -94,27 +108,26 @@ class Closable(typing.Protocol):
     def close(self) -> None: ...
 
 
-def test_runtime_checkable_protocol_checks_only_that_the_method_exists():
-    """isinstance against a runtime_checkable Protocol only looks for attributes
-    with the right names. It never inspects their signatures."""
+def test_runtime_checkable_protocol_checks_only_that_the_names_exist():
+    """isinstance against a runtime_checkable Protocol asks one question of the object:
+    does it have an attribute for each of the protocol's members? It never inspects a
+    signature, and it does not even check that a method member is callable; only an
+    attribute set to None counts as missing. Nothing was ever declared on either side.
+    Which of these classes pass as Closable?"""
 
     class Door:
         def close(self, force, slam_loudly):
             return "bang"
 
-    assert isinstance(Door(), Closable) == True
-
-
-def test_runtime_checkable_protocol_looks_for_the_attribute_by_name():
-    """The structural check asks one question of the object: does it have an
-    attribute for each of the protocol's members? Nothing was ever declared on
-    either side."""
-
     class Window:
         def open(self):
             return "breeze"
 
-    assert isinstance(Window(), Closable) == False
+    class Jar:
+        close = "lid"
+
+    passing = [cls.__name__ for cls in (Door, Window, Jar) if isinstance(cls(), Closable)]
+    assert passing == ["Door", "Jar"]
 
 
 def test_a_plain_protocol_is_not_an_isinstance_target():

@@ -1,6 +1,9 @@
 """Python hides nothing: privacy is a naming convention, name mangling avoids
 clashes, and properties put an interface in front of attributes."""
 
+import sys
+import types
+
 import pytest
 
 
@@ -18,6 +21,27 @@ def test_a_single_underscore_attribute_is_fully_accessible():
     """A leading underscore is a message to humans (and to `from m import *`). The
     interpreter enforces nothing, so outside code reads it like any attribute."""
     assert Account()._balance == 100
+
+
+def test_a_star_import_copies_only_the_names_without_an_underscore(monkeypatch):
+    """`from m import *` is the one place where Python itself honours the underscore
+    convention: when m defines no __all__, the star import copies every name in m's
+    namespace that does not start with an underscore, and skips the rest. What does the
+    star import bind here? (exec runs it in a namespace of its own; sys.modules is where
+    import finds a module that is already loaded.)"""
+    shapes = types.ModuleType("koan_shapes")
+    exec(
+        "import math\n"
+        "_cache = {}\n"
+        "__version__ = '1.0'\n"
+        "def area(r):\n"
+        "    return math.pi * r * r\n",
+        vars(shapes),
+    )
+    monkeypatch.setitem(sys.modules, "koan_shapes", shapes)
+    namespace = {}
+    exec("from koan_shapes import *", namespace)
+    assert sorted(name for name in namespace if name != "__builtins__") == ["area", "math"]
 
 
 def test_a_double_underscore_attribute_is_stored_under_a_mangled_name():

@@ -3,7 +3,7 @@ falsehood. And functors: map lifts a function A -> B to containers, keeping shap
 
 import sys
 import typing
-from typing import Callable, NoReturn, Tuple, TypeVar, Union
+from typing import Callable, Tuple, TypeVar, Union
 
 import pytest
 from hypothesis import given
@@ -29,21 +29,10 @@ def test_the_empty_type_cannot_be_instantiated():
 )
 def test_never_and_noreturn_are_two_runtime_objects_for_one_type():
     """Python 3.11 added typing.Never as the general name of the bottom type, keeping
-    NoReturn for return annotations. Type checkers treat them as the same type, but at runtime
-    they are two distinct special-form objects, and special forms define no equality of their
-    own."""
-    assert (typing.Never == typing.NoReturn) == False
-
-
-def test_a_noreturn_annotation_is_not_enforced_at_runtime():
-    """Under Curry-Howard a function returning the empty type can never return, only raise or
-    loop. But annotations are metadata for checkers such as mypy: CPython ignores them, so this
-    lying function runs to its return statement without complaint."""
-
-    def liar() -> NoReturn:
-        return None  # a type checker rejects this line; CPython runs it
-
-    assert liar() == None
+    NoReturn for return annotations. Type checkers treat them as the same type, but at
+    runtime they are two distinct special-form objects, and special forms define no equality
+    of their own. How many members does a set of the two keep?"""
+    assert len({typing.Never, typing.NoReturn}) == 2
 
 
 def test_sys_exit_never_returns_it_raises():
@@ -86,8 +75,8 @@ def test_implication_is_transitive_because_functions_compose():
     def compose(f: Callable[[A], B], g: Callable[[B], C]) -> Callable[[A], C]:
         return lambda a: g(f(a))
 
-    length_is_even = compose(len, lambda n: n % 2 == 0)
-    assert length_is_even("abc") == False
+    digit_count = compose(str, len)
+    assert digit_count(2**20) == 7
 
 
 def test_a_proof_of_a_conjunction_is_a_pair():
@@ -114,13 +103,6 @@ def test_using_a_disjunction_requires_handling_both_sides():
 
 
 @given(st.lists(st.integers(-9, 9), max_size=8))
-def test_map_preserves_identity(xs):
-    """First functor law: mapping the identity function changes nothing, not the values, not
-    the order, not the length. map(f) may only touch the elements, never the shape."""
-    assert list(map(lambda x: x, xs)) == xs
-
-
-@given(st.lists(st.integers(-9, 9), max_size=8))
 def test_map_preserves_composition(xs):
     """Second functor law: mapping f and then mapping g gives the same list as mapping their
     composite once. This is what lets a compiler or a pipeline fuse two passes into one."""
@@ -135,13 +117,12 @@ def test_map_preserves_composition(xs):
 
 
 def test_a_map_object_is_a_one_shot_iterator():
-    """In Python 3, map() returns a lazy iterator, not a list. Consuming it once exhausts it,
-    and an exhausted iterator stays exhausted."""
+    """In Python 3, map() returns a lazy iterator, not a list: each value is computed when
+    something asks for the next one, and once given out it is gone. zip asks each of its
+    arguments for one value per pair, here twice the same iterator, and stops at the first
+    that runs out."""
     doubled = map(lambda x: x * 2, [1, 2, 3])
-    first = list(doubled)
-    second = list(doubled)
-    assert first == [2, 4, 6]
-    assert len(second) == 0
+    assert list(zip(doubled, doubled)) == [(2, 4)]  # noqa: B905
 
 
 def test_mapping_over_a_set_can_break_the_composition_law():
@@ -152,5 +133,4 @@ def test_mapping_over_a_set_can_break_the_composition_law():
     g = type
     one_pass = {g(f(x)) for x in [0, 1]}
     two_passes = {g(y) for y in {f(x) for x in [0, 1]}}
-    assert len(one_pass) == 2
-    assert len(two_passes) == 1
+    assert (one_pass, two_passes) == ({int, bool}, {int})

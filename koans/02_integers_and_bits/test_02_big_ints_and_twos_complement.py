@@ -37,10 +37,12 @@ def test_the_str_limit_is_on_decimal_text_not_on_int_size():
 
 
 @given(st.integers())
-def test_bitwise_not_is_minus_x_minus_one(x):
-    """Python ints behave as two's complement numbers with infinitely many sign bits. Flipping
-    every bit of x gives the number that, added to x, makes all ones, and all ones is -1."""
-    assert ~x == -x - __
+def test_x_plus_its_bitwise_not_sets_every_bit(x):
+    """Python ints behave as two's complement numbers with infinitely many sign bits. ~x flips
+    every one of those bits, so x and ~x never have a 1 in the same place, and adding them
+    carries nothing: the sum has every bit set, infinitely far to the left. Which int is
+    that?"""
+    assert x + ~x == __
 
 
 def test_signed_to_bytes_writes_twos_complement():
@@ -59,7 +61,8 @@ def test_int32_arithmetic_is_modular_arithmetic(a, b):
     patterns: every product is reduced modulo that number and shown by its representative in
     [-2**31, 2**31 - 1]. Overflow is not an error, it is just the modular answer."""
     product = np.array([a], dtype=np.int32) * np.array([b], dtype=np.int32)
-    assert int(product[0]) == (a * b + 2**31) % __ - 2**31
+    modulus = __
+    assert int(product[0]) == (a * b + 2**31) % modulus - 2**31
 
 
 def test_numpy_scalar_overflow_warns_and_wraps():

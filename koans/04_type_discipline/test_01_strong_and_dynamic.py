@@ -31,9 +31,10 @@ def test_a_type_error_in_a_branch_never_taken_never_fires():
 
 
 def test_the_compiler_accepts_an_ill_typed_expression():
-    """compile() does no type checking, so it succeeds. (Its constant folder even
-    tries 2 + '2', and when that raises it quietly leaves the addition for run
-    time.) Only evaluating the code object performs the addition and fails."""
+    """compile() does no type checking, so it succeeds. (Its constant folder, which
+    works out operations on constants ahead of time, leaves this addition alone: the
+    code object still holds it, for run time.) Only evaluating the code object
+    performs the addition and fails."""
     code = compile("2 + '2'", "<koan>", "eval")
     with pytest.raises(___):
         eval(code)

@@ -1,7 +1,10 @@
 """The implicit conversions Python does, and the ones it refuses."""
 
 import cmath
+import decimal
+import fractions
 import math
+import numbers
 
 import numpy as np
 import pytest
@@ -12,6 +15,21 @@ def test_mixed_arithmetic_widens_the_narrower_operand():
     narrower operand is converted to the type of the wider one first, the one that
     can hold every value of both."""
     assert type(1 + 2.0) == __
+
+
+def test_the_numbers_abcs_place_a_type_by_the_operations_it_promises():
+    """The numbers module mirrors N ⊂ Z ⊂ Q ⊂ R ⊂ C as a chain of ABCs: Integral under
+    Rational under Real under Complex under Number. Each level is a promise of operations,
+    not a set of values: a Complex does arithmetic mixed with the built-in complex, a Real
+    also mixes with float and adds ordering and rounding, a Rational adds .numerator and
+    .denominator. A type is registered at the narrowest level whose promises it keeps.
+    Every finite float is a ratio of two integers, yet (0.5).numerator raises
+    AttributeError; Decimal("0.5") + 0.5 and Decimal("0.5") + 1j both raise TypeError.
+    Name the narrowest ABC for each value."""
+    abcs = (numbers.Integral, numbers.Rational, numbers.Real, numbers.Complex, numbers.Number)
+    values = (0.5, 3, decimal.Decimal("0.5"), fractions.Fraction(1, 2), 1j)
+    narrowest = [next(abc.__name__ for abc in abcs if isinstance(v, abc)) for v in values]
+    assert narrowest == __
 
 
 def test_truthiness_asks_whether_a_container_is_empty():
@@ -30,8 +48,9 @@ def test_int_refuses_a_float_string():
 
 def test_math_sqrt_of_a_negative_number_rejects_rather_than_guesses():
     """math works in the reals, where the square root of -1 is undefined, so it
-    refuses the argument ("math domain error") instead of returning NaN or a
-    complex number. The argument's type was fine."""
+    refuses the argument instead of returning NaN or a complex number ("math domain
+    error" up to 3.13, "expected a nonnegative input" from 3.14). The argument's type
+    was fine."""
     with pytest.raises(___):
         math.sqrt(-1)
 

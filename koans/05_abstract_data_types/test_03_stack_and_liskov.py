@@ -2,9 +2,12 @@
 first out). Property tests state the law once and check it against any class that
 claims to be a stack."""
 
+import functools
+
 import pytest
-from hypothesis import Phase, given, settings
+from hypothesis import find, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import NoSuchExample
 
 
 class Stack:
@@ -44,10 +47,12 @@ class QueueStack(Stack):
 
 
 class BoundedStack(Stack):
-    """Refuses a fourth item: a stronger precondition on push."""
+    """Refuses a push beyond its capacity: a stronger precondition on push."""
+
+    capacity = 3
 
     def push(self, item):
-        if len(self) >= 3:
+        if len(self) >= self.capacity:
             raise OverflowError("stack is full")
         super().push(item)
 
@@ -59,47 +64,33 @@ operations = st.lists(
 )
 
 
-def lifo_holds_for(stack, ops):
-    """Run ops on the stack and on a plain list used as the model. The law: every
-    pop returns what the model's pop returns. Pops on an empty model are skipped."""
-    model = []
-    for name, value in ops:
-        if name == "push":
-            stack.push(value)
-            model.append(value)
-        elif model:
-            if stack.pop() != model.pop():
-                return False
-    return len(stack) == len(model)
-
-
-def law_survives_hypothesis(cls):
-    """Let Hypothesis hunt for an operation list that breaks the law for cls.
-    Returns True when none is found, False when one is. A stack that raises on an
-    operation the specification allows breaks the law as surely as a wrong pop;
-    any other error (a bug here, a Hypothesis misuse) propagates instead of
-    passing for a law failure."""
-
-    @settings(
-        max_examples=50,
-        derandomize=True,
-        database=None,
-        phases=[Phase.explicit, Phase.generate],  # a yes/no answer needs no shrinking
-        report_multiple_bugs=False,
-    )
-    @given(operations)
-    def law(ops):
-        try:
-            holds = lifo_holds_for(cls(), ops)
-        except Exception:  # the stack refused a push, or a pop of a non-empty stack
-            holds = False
-        assert holds
-
+def breaks_the_law(cls, ops):
+    """Run ops on a new cls() and on a plain list used as the model. The law: every pop
+    returns what the model's pop returns, and the sizes agree at the end. Pops on an empty
+    model are skipped. A stack that raises on an operation the specification allows breaks
+    the law as surely as a wrong pop."""
+    stack, model = cls(), []
     try:
-        law()
-    except AssertionError:
-        return False
-    return True
+        for name, value in ops:
+            if name == "push":
+                stack.push(value)
+                model.append(value)
+            elif model and stack.pop() != model.pop():
+                return True
+        return len(stack) != len(model)
+    except Exception:  # the stack refused a push, or a pop of a non-empty stack
+        return True
+
+
+@functools.cache  # the search is deterministic, so each class is searched once per run
+def shortest_counterexample(cls):
+    """Let Hypothesis hunt for an operation list that breaks the law for cls, and shrink
+    what it finds to the simplest list that still breaks it. None when it finds none."""
+    search = settings(max_examples=50, derandomize=True, database=None)
+    try:
+        return find(operations, lambda ops: breaks_the_law(cls, ops), settings=search)
+    except NoSuchExample:
+        return None
 
 
 @given(st.lists(st.integers()), st.integers())
@@ -131,36 +122,31 @@ def test_popping_an_empty_stack_leaks_the_list_exception():
         Stack().pop()
 
 
-@given(operations)
-def test_one_property_checks_every_interleaving_of_pushes_and_pops(ops):
-    """Hypothesis generates random operation sequences; the model, a plain list, is
-    the abstract specification, and Stack is a thin wrapper over the same list
-    operations."""
-    assert lifo_holds_for(Stack(), ops) == __
+@pytest.mark.slow  # Hypothesis searches and shrinks three classes: seconds on a busy machine
+def test_one_law_sorts_the_stacks_from_the_look_alikes():
+    """Liskov: a subtype must keep the supertype's laws. It may add behaviour, but it may not
+    change what the supertype's operations promise, nor demand more of its callers. The law
+    function is the same for every class; only the class passed in changes, and Hypothesis
+    tries up to 50 operation lists of up to ten steps on each. Read the four classes above:
+    for which of them does it find no counterexample?"""
+    classes = (Stack, CountingStack, QueueStack, BoundedStack)
+    lawful = [cls.__name__ for cls in classes if shortest_counterexample(cls) is None]
+    assert lawful == __
 
 
-def test_a_subclass_that_only_counts_pushes_faces_the_same_law():
-    """Liskov: a subtype must keep the supertype's laws. CountingStack adds a
-    counter that no law mentions and leaves push, pop and len doing what they did;
-    run the same property against it."""
-    assert law_survives_hypothesis(CountingStack) == __
+def test_hypothesis_shrinks_the_counterexample_for_a_first_in_first_out_pop():
+    """When Hypothesis finds a failing example it shrinks it: it deletes steps and
+    simplifies values for as long as the example still fails, so no step it reports can
+    be left out. QueueStack has every method a Stack has, so duck typing
+    accepts it, but its pop takes the item that went in first. Which operations make the
+    shortest list that tells it apart from a stack?"""
+    counterexample = shortest_counterexample(QueueStack)
+    assert [name for name, _ in counterexample] == __
 
 
-def test_a_subclass_that_pops_the_oldest_item_faces_the_same_law():
-    """QueueStack has every method a Stack has, so duck typing accepts it, but its
-    pop takes the item that went in first. Hypothesis searches operation lists of up
-    to ten steps."""
-    assert law_survives_hypothesis(QueueStack) == __
-
-
-def test_a_subclass_that_refuses_a_fourth_push_faces_the_same_law():
-    """Code written against Stack may push any number of items, and the generated
-    operation lists hold up to ten. BoundedStack demands more of its callers: it
-    raises on a fourth push, and the law counts a refusal as a failure."""
-    assert law_survives_hypothesis(BoundedStack) == __
-
-
-def test_the_base_class_faces_its_own_law():
-    """The law function is the same for every class; only the class passed in
-    changes. Here it is the class the list model was written to describe."""
-    assert law_survives_hypothesis(Stack) == __
+def test_hypothesis_shrinks_the_counterexample_for_a_stronger_precondition():
+    """Code written against Stack may push any number of items. BoundedStack demands more
+    of its callers than Stack does, and the law counts a refusal as a failure. Shrinking
+    keeps only the steps the failure needs: which operations are left?"""
+    counterexample = shortest_counterexample(BoundedStack)
+    assert [name for name, _ in counterexample] == __

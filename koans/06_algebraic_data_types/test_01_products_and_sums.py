@@ -12,18 +12,19 @@ import pytest
 
 
 def test_namedtuple_equality_ignores_class_and_field_names():
-    """A namedtuple is a tuple subclass and inherits tuple's item-by-item equality. The class
-    name and field names are labels for readers; the product itself is only the ordered
-    items."""
+    """A namedtuple is a tuple subclass and inherits tuple's item-by-item equality and hash.
+    The class name and field names are labels for readers; the product itself is only the
+    ordered items. How many members does this set keep?"""
     Point = namedtuple("Point", "x y")
     Size = namedtuple("Size", "width height")
-    assert (Point(1, 2) == Size(1, 2)) == __
+    assert len({Point(1, 2), Size(1, 2), Size(2, 1)}) == __
 
 
 def test_dataclass_generates_field_by_field_equality():
     """A plain class inherits object.__eq__, which is identity. @dataclass writes an __eq__
     that compares the fields in order (as tuples up to 3.12, one by one since 3.13), which is
-    what makes it a product type: a value is determined by its components."""
+    what makes it a product type: a value is determined by its components. list.count asks
+    == of every item."""
 
     class PlainPair:
         def __init__(self, a, b):
@@ -34,14 +35,17 @@ def test_dataclass_generates_field_by_field_equality():
         a: int
         b: int
 
-    assert (PlainPair(1, 2) == PlainPair(1, 2)) == __
-    assert (Pair(1, 2) == Pair(1, 2)) == __
+    plain = [PlainPair(1, 2), PlainPair(1, 2), PlainPair(2, 1)]
+    generated = [Pair(1, 2), Pair(1, 2), Pair(2, 1)]
+    counts = (plain.count(PlainPair(1, 2)), generated.count(Pair(1, 2)))
+    assert counts == __
 
 
 def test_dataclass_equality_requires_the_exact_same_class():
     """The generated __eq__ first checks `other.__class__ is self.__class__` and returns
     NotImplemented otherwise, even for a subclass. Python then tries the reflected
-    comparison, and when that declines too, == falls back to identity."""
+    comparison, and when that declines too, == falls back to identity. How many of these
+    readings does list.count find equal to Celsius(100.0)?"""
 
     @dataclasses.dataclass
     class Celsius:
@@ -51,33 +55,12 @@ def test_dataclass_equality_requires_the_exact_same_class():
     class Fahrenheit:
         degrees: float
 
-    assert (Celsius(100.0) == Fahrenheit(100.0)) == __
-
-
-def test_an_eq_dataclass_is_unhashable():
-    """Defining __eq__ without __hash__ sets __hash__ to None, because equal objects must hash
-    equal and mutable fields could change after hashing. A default @dataclass (eq=True,
-    frozen=False) therefore cannot go into a set or be a dict key."""
-
     @dataclasses.dataclass
-    class Mutable:
-        x: int
+    class Kelvin(Celsius):
+        pass
 
-    with pytest.raises(___):
-        hash(Mutable(1))
-
-
-def test_equal_frozen_dataclasses_collapse_in_a_set():
-    """frozen=True together with eq=True makes @dataclass generate __hash__ from the fields.
-    Equal values then hash equally, so a set keeps one copy of each distinct value."""
-
-    @dataclasses.dataclass(frozen=True)
-    class Card:
-        rank: int
-        suit: str
-
-    cards = {Card(1, "spades"), Card(1, "spades"), Card(1, "hearts")}
-    assert len(cards) == __
+    readings = [Celsius(100.0), Fahrenheit(100.0), Kelvin(100.0), Celsius(100.0)]
+    assert readings.count(Celsius(100.0)) == __
 
 
 def test_assigning_to_a_frozen_dataclass_is_refused():
@@ -128,8 +111,8 @@ def test_dataclass_order_compares_fields_left_to_right_like_a_tuple():
 def test_an_enum_member_is_a_tag_not_its_value():
     """Enum members are distinct tagged values, not their payloads: the value sits in
     `.value`, and a plain Enum compares members by identity. IntEnum deliberately mixes in
-    int, so its members take part in int comparisons, which weakens the sum type back into
-    plain ints."""
+    int, so its members compare and hash as ints, which weakens the sum type back into plain
+    ints. A dict lookup needs an equal key with an equal hash."""
 
     class Color(enum.Enum):
         RED = 1
@@ -139,8 +122,8 @@ def test_an_enum_member_is_a_tag_not_its_value():
         LOW = 1
         HIGH = 2
 
-    assert (Color.RED == 1) == __
-    assert (Level.LOW == 1) == __
+    names = {1: "one"}
+    assert (names.get(Color.RED, "missing"), names.get(Level.LOW, "missing")) == __
 
 
 def test_an_enum_alias_adds_a_name_but_not_a_member():
@@ -174,24 +157,25 @@ def test_optional_is_a_union_with_none_type():
     assert typing.get_args(Optional[int]) == __
 
 
-@pytest.mark.skipif(
-    sys.version_info >= (3, 14),
-    reason="Python 3.14 made typing.Union and types.UnionType one class, so both spellings "
-    "build the same kind of object",
-)
-def test_pipe_union_and_typing_union_are_two_classes_for_one_type():
-    """Since Python 3.10 (PEP 604), `int | None` builds a types.UnionType at runtime, while
-    typing.Union[int, None] builds an object of typing's own; up to 3.13 these are objects
-    of different classes (Python 3.14 merges them). Equality between the two compares their
-    sets of arguments."""
-    assert (type(int | None) == type(Optional[int]), (int | None) == Optional[int]) == __
+def test_the_typing_union_and_the_pipe_union_merged_in_3_14():
+    """Since Python 3.10 (PEP 604) `int | None` builds a types.UnionType at run time, while
+    typing.Optional[int] built an object of typing's own class, which printed itself the way
+    it was spelled; only their __eq__, comparing sets of arguments, made the two equal.
+    Python 3.14 merged them: typing.Union is now the very class types.UnionType, so both
+    spellings build the same kind of object. What does each print?"""
+    assert (int | None) == Optional[int]
+    shown = (repr(Optional[int]), repr(int | None))
+    if sys.version_info >= (3, 14):
+        assert shown == __
+    else:
+        assert shown == __
 
 
 def test_nested_optional_collapses_because_union_is_not_tagged():
     """A tagged sum like Rust's Option<Option<T>> has |T| + 2 values (None, Some(None),
-    Some(Some(t))). Python's Union is an untagged set union: it flattens nested unions and drops
-    duplicates. Count how many NoneTypes are left among the arguments."""
-    assert typing.get_args(Optional[Optional[int]]).count(type(None)) == __
+    Some(Some(t))). Python's Union is an untagged set union: it flattens nested unions and
+    drops duplicates. How many arguments are left?"""
+    assert len(typing.get_args(Optional[Optional[int]])) == __
 
 
 def test_union_drops_duplicate_arguments():

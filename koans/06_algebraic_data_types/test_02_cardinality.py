@@ -1,7 +1,6 @@
 """Algebraic data types are called algebraic because their sizes follow arithmetic:
 |A x B| = |A| * |B|, |A + B| = |A| + |B|, |A -> B| = |B| ** |A|. Here we count by enumerating."""
 
-import enum
 import itertools
 import typing
 from typing import Optional
@@ -61,18 +60,18 @@ def test_functions_count_as_codomain_to_the_power_of_domain():
 
 def test_a_function_out_of_the_empty_type_has_an_empty_table():
     """With nothing in the domain there is nothing to choose: a function is its table, and
-    this table has no rows. How many ways are there to fill in nothing? Python's 0 ** 0 and
-    itertools.product(..., repeat=0) give the same answer."""
-    functions = all_functions([], BOOL)
-    assert len(functions) == __
+    this table has no rows. How many ways are there to fill in nothing, and what does each
+    look like? Python's 0 ** 0 and itertools.product(..., repeat=0) agree on the count."""
+    assert all_functions([], BOOL) == __
 
 
 def test_a_function_into_the_empty_type_has_nothing_to_return():
-    """A function must give every input an output. If the codomain is empty and the domain is
-    not, the first row of any table already has nothing to put in it. This is why the empty
-    type stands for falsehood: nothing can produce a value of it."""
-    functions = all_functions(BOOL, [])
-    assert len(functions) == __
+    """A function must give every input an output. If the codomain is empty and the domain
+    is not, the first row of any table already has nothing to put in it. This is why the
+    empty type stands for falsehood: nothing can produce a value of it. With an empty domain
+    as well, though, there is no row to fill."""
+    counts = (len(all_functions(BOOL, [])), len(all_functions([], [])))
+    assert counts == __
 
 
 def test_none_type_has_exactly_one_inhabitant():
@@ -81,17 +80,6 @@ def test_none_type_has_exactly_one_inhabitant():
     Optional[T] adds exactly 1 to |T|."""
     NoneType = type(None)
     assert NoneType() == __
-
-
-def test_an_empty_enum_is_the_empty_type():
-    """An Enum with no members is a sum of zero alternatives: a type with no values, the
-    empty type. Calling it with a value to get a member fails, though how differs by version:
-    ValueError on Python 3.10, TypeError ("has no members") from 3.11 on."""
-
-    class Nothing(enum.Enum):
-        pass
-
-    assert len(list(Nothing)) == __
 
 
 def test_optional_adds_one_inhabitant_to_a_type():
@@ -108,14 +96,6 @@ def test_product_law_holds_for_all_small_sizes(a, b):
     also when one side has no values at all (then there are no pairs)."""
     pairs = list(itertools.product(range(a), range(b)))
     assert len(pairs) == __
-
-
-@given(st.integers(0, 4), st.integers(0, 4))
-def test_exponent_law_holds_for_all_small_sizes(a, b):
-    """Counting functions from a set of size a into a set of size b gives b ** a for every
-    a and b, including the corner cases 0 ** 0 == 1 and 0 ** a == 0 for a > 0."""
-    functions = all_functions(range(a), range(b))
-    assert len(functions) == b ** __
 
 
 def test_currying_is_the_exponent_law():

@@ -20,22 +20,23 @@ def test_a_decorator_can_replace_the_function_with_anything():
 
 
 def test_a_decorator_runs_once_when_the_def_runs():
-    """The decorator is called at definition time, not at each call. Calling the decorated
-    function three times does not call the decorator again."""
-    log = []
+    """The decorator is called at definition time, right after the def statement has built
+    the function, not at each call. Here it returns the function itself, so calling task
+    afterwards does not go through the decorator at all. In what order do the entries reach
+    the log?"""
+    log = ["start"]
 
     def register(func):
-        log.append(func.__name__)
+        log.append(f"register {func.__name__}")
         return func
 
     @register
     def task():
-        return "done"
+        log.append("task")
 
     task()
     task()
-    task()
-    assert len(log) == __
+    assert log == __
 
 
 def test_stacked_decorators_apply_from_the_bottom_up():
