@@ -17,34 +17,82 @@ HELP_ROOT = "the course checkout (default: the folder above tools/)"
 HELP_VALUES = ("show a wrong value at the first wrong try of a koan (default: from the second, so "
                "that a first try is a prediction; \"show_values\": true in .koans/settings.json "
                "keeps it on)")
-HELP_TIMEOUT = "seconds a koan may run before it is stopped (default: %(default)s)"
+HELP_TIMEOUT = "seconds a koan may run before it is stopped (default: KOANS_TIMEOUT, or 10)"
+
+
+COMMANDS_HELP = {
+    "run": ("show the next koan (the default)",
+            "Walk the path: run what changed, stop at the first unsolved koan, and show its "
+            "lesson, its line and what went wrong."),
+    "watch": ("re-run on every save", "Re-check on every save (keys: r re-run the whole file, "
+              "h hint, l list, q quit)."),
+    "hint": ("the next hint for the current koan", "Show the next hint for the koan on screen; "
+             "hints go from a nudge to nearly the answer."),
+    "list": ("topics, solved/total, where you are", "Every topic: solved and total, koans put "
+             "aside or needing a GPU, and how many you predicted right at the first try."),
+    "status": ("same as list", "Same as list."),
+    "goto": ("start the path at a topic, file or koan ('start' undoes)",
+             "Start the path at a topic (07, 07_scope_and_closures), a file or a koan "
+             "(FILE::test_name); a koan put aside there comes back. 'goto start' undoes it."),
+    "skip": ("put the current koan aside and come back to it later",
+             "Put a koan aside (the current one, or FILE::test_name): it comes back once the "
+             "rest of the path is solved, or with goto."),
+    "reset": ("restore pristine koans (your version is backed up)",
+              "Put a koan file or a topic back as shipped; what you wrote is backed up first "
+              "(restore brings it back)."),
+    "restore": ("put a backup back (default: the latest)",
+                "Put a backup taken by reset back (the latest, or STAMP from 'backups'), and "
+                "check the restored koans at once."),
+    "backups": ("list backups", "List the backups reset has taken."),
+    "kata": ("a pair kata in a scratch copy: build a small program test-first (koans/katas/), "
+             "or replay a topic's koans against the clock",
+             "A kata for a pair at one keyboard: build a small model of the machine test-first "
+             "(koans/katas/), one step revealed at a time, or replay a topic's koans against "
+             "the clock; driver swaps are prompted. A kata carries on where its last session "
+             "stopped (--fresh starts over)."),
+}
+
+
+def _common() -> argparse.ArgumentParser:
+    """The options every command takes, before or after its name."""
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--root", type=FsPath, default=argparse.SUPPRESS, help=HELP_ROOT)
+    common.add_argument("--timeout", type=seconds, default=argparse.SUPPRESS, help=HELP_TIMEOUT)
+    common.add_argument("--color", choices=("auto", "always", "never"), default=argparse.SUPPRESS,
+                        help="colour the output: auto (a terminal without NO_COLOR), always, never")
+    common.add_argument("--show-values", action="store_true", default=argparse.SUPPRESS,
+                        help=HELP_VALUES)
+    return common
+
+
+def version() -> str:
+    try:
+        from importlib.metadata import version as installed
+
+        return installed("python-internals-koans")
+    except Exception:  # the course run from a plain checkout
+        return "(a checkout, not installed)"
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog=RUNNER, description="Walk the koans: the first unsolved "
-                                "one, its lesson, its line, and what to do next.")
-    p.add_argument("--root", type=FsPath, default=None, help=HELP_ROOT)
-    p.add_argument("--timeout", type=seconds,
-                   default=os.environ.get("KOANS_TIMEOUT", str(DEFAULT_TIMEOUT)), help=HELP_TIMEOUT)
-    p.add_argument("--color", choices=("auto", "always", "never"), default="auto")
-    p.add_argument("--show-values", action="store_true", help=HELP_VALUES)
-    sub = p.add_subparsers(dest="command")
-    sub.add_parser("run", help="show the next koan (the default)")
-    sub.add_parser("watch", help="re-run on every save")
-    sub.add_parser("hint", help="the next hint for the current koan")
-    sub.add_parser("list", help="topics, solved/total, where you are")
-    sub.add_parser("status", help="same as list")
-    goto = sub.add_parser("goto", help="start the path at a topic, file or koan ('start' undoes)")
-    goto.add_argument("target")
-    skip = sub.add_parser("skip", help="put the current koan aside and come back to it later")
-    skip.add_argument("koan", nargs="?")
-    reset = sub.add_parser("reset", help="restore pristine koans (your version is backed up)")
-    reset.add_argument("target", help="a koan file or a topic")
-    restore = sub.add_parser("restore", help="put a backup back (default: the latest)")
-    restore.add_argument("stamp", nargs="?")
-    sub.add_parser("backups", help="list backups")
-    kata = sub.add_parser("kata", help="a pair kata in a scratch copy: build a small program "
-                          "test-first (koans/katas/), or replay a topic's koans against the clock")
+    common = _common()
+    p = argparse.ArgumentParser(prog=RUNNER, parents=[common],
+                                description="Walk the koans: the first unsolved one, its lesson, "
+                                "its line, and what to do next.",
+                                epilog="Switches in the environment: KOANS_TIMEOUT (seconds a "
+                                "koan may run), KOANS_NO_FORK=1 (a plain pytest per run, no "
+                                "warm server), KOANS_WATCH=poll (poll files instead of inotify "
+                                "or kqueue), KOANS_ROOT (the course), NO_COLOR. See README.md, "
+                                "'Platforms and switches'.")
+    p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    made = {name: sub.add_parser(name, parents=[common], help=short, description=long)
+            for name, (short, long) in COMMANDS_HELP.items()}
+    made["goto"].add_argument("target", help="a topic, a koan file, FILE::test_name, or 'start'")
+    made["skip"].add_argument("koan", nargs="?", help="FILE::test_name (default: the current koan)")
+    made["reset"].add_argument("target", help="a koan file or a topic")
+    made["restore"].add_argument("stamp", nargs="?", help="a backup's stamp (default: the latest)")
+    kata = made["kata"]
     kata.add_argument("topic", nargs="?", metavar="NAME", default=None,
                       help="a kata (01_ieee754, ieee754, katas/01) or a topic (03, "
                       "03_text_and_bytes); none: list the katas")
@@ -65,6 +113,16 @@ def parser() -> argparse.ArgumentParser:
                       help="a facilitator's table of the sessions saved under each DIR "
                       "(summary.json files: time per step, swaps, hints)")
     return p
+
+
+def options(args: argparse.Namespace) -> argparse.Namespace:
+    """The common options' defaults, wherever on the line they were (not) given."""
+    defaults = {"root": None, "timeout": seconds(os.environ.get("KOANS_TIMEOUT", str(DEFAULT_TIMEOUT))),
+                "color": "auto", "show_values": False}
+    for name, value in defaults.items():
+        if not hasattr(args, name):
+            setattr(args, name, value)
+    return args
 
 
 MIN_TIMEOUT = 0.5  # below this, a koan that only starts slowly would be called endless
@@ -132,7 +190,7 @@ def missing_pytest() -> str | None:
 
 def main(argv: list[str] | None = None) -> int:
     _readable_output()
-    args = parser().parse_args(argv)
+    args = options(parser().parse_args(argv))
     root = args.root.resolve() if args.root else FsPath(default_root())
     color = {"always": True, "never": False}.get(args.color)
     style = Style(sys.stdout, color)

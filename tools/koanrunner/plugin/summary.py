@@ -240,8 +240,8 @@ class PathSummary:
         tr.write_line(f"Next: {upcoming['nodeid']}")
         if upcoming.get("message"):
             tr.write_line("  " + upcoming["message"].splitlines()[0])
-        tr.write_line("Walk the path with: python tools/koans.py   (every koan's report: "
-                      "pytest koans --koans-all)")
+        tr.write_line(f"Walk the path with: {runner_command(self.config)}   (every koan's "
+                      "report: pytest koans --koans-all)")
 
     def show_koan(self, tr: Any, row: dict[str, Any]) -> None:
         """The first unsolved koan in full: its lesson, its line, what went wrong."""
@@ -274,6 +274,16 @@ class PathSummary:
                 tr.write_line(f" {mark} {name.ljust(width)}  skipped here ({reason})")
                 continue
             tr.write_line(f" {mark} {name.ljust(width)}  {_bar(done, total, 12)} {done}/{total}{tail}")
+
+
+def runner_command(config: pytest.Config) -> str:
+    """The runner's command as the learner can type it from where pytest was started."""
+    script = config.rootpath / "tools" / "koans.py"
+    try:
+        rel = os.path.relpath(script, config.invocation_params.dir)
+    except ValueError:  # another drive, on Windows
+        rel = str(script)
+    return f"python {Path(rel).as_posix() if not os.path.isabs(rel) else rel}"
 
 
 def _untouched(path: Path, rootdir: Path) -> bool:
