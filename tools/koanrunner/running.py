@@ -147,27 +147,51 @@ class Runner:
     # -- no fork: one pytest subprocess per run -----------------------------------------------
 
     def _run_subprocess(self, rel: str, only: list[str] | None = None) -> dict[str, Any]:
+        """Without fork (Windows, or KOANS_NO_FORK=1): a plain pytest process per run, with the
+        server's own rule (no plugins autoloaded but Hypothesis's, PYTEST_ADDOPTS ignored). A
+        save cancels it; the plugin stops a koan that runs past its time (SIGALRM, or a watchdog
+        thread where there is none), and a process that hangs in C is killed at last, naming the
+        koan it was running."""
         import subprocess
         import tempfile
+
+        from .server import pytest_args
+        from .supervise import LOAD_LIMIT, SLOW_FACTOR, WALL_SLACK
 
         started = time.monotonic()
         result = empty_run(rel)
         with tempfile.TemporaryDirectory() as tmp:
             target = Path(tmp) / "koans.json"
-            targets = [f"{self.root / rel}::{name}" for name in only] if only else [str(self.root / rel)]
-            command = [sys.executable, "-m", "pytest", *targets, "--rootdir",
-                       str(self.root), "-p", "no:cacheprovider", "-q", "--koans-json", str(target),
-                       "--koans-timeout", str(self.timeout)]  # SIGALRM, where there is one
+            targets = [f"{rel}::{name}" for name in only] if only else [rel]
+            command = [sys.executable, "-m", "pytest", *pytest_args(self.root, targets),
+                       "--koans-json", str(target), "--koans-timeout", str(self.timeout)]
             env = {k: v for k, v in os.environ.items() if k != "PYTEST_ADDOPTS"}
-            try:
-                subprocess.run(command, cwd=self.root, env=env, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, timeout=self.timeout * 3 + 10, check=False)
-            except subprocess.TimeoutExpired:
-                line = 0
-                result["broken"] = {"nodeid": rel, "kind": "timeout", "file": rel, "line": line,
-                                    "message": f"{rel}: this file ran for too long and was stopped:"
-                                    " an infinite loop, or a deadlock?"}
-                return result
+            env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
+            proc = subprocess.Popen(command, cwd=self.root, env=env, stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.DEVNULL)
+            limit = LOAD_LIMIT + self.timeout * SLOW_FACTOR * WALL_SLACK
+            told = False
+            while proc.poll() is None:
+                time.sleep(0.05)
+                waited = time.monotonic() - started
+                if self.interrupt is not None and self.interrupt():
+                    proc.kill()
+                    proc.wait()
+                    result["cancelled"] = True
+                    return result
+                if not told and self.slow is not None and waited > self.SLOW:
+                    told = True
+                    self.slow(rel)
+                if waited > limit:
+                    proc.kill()
+                    proc.wait()
+                    running = Path(f"{target}.current")
+                    koan = running.read_text(encoding="utf-8").strip() if running.is_file() else ""
+                    what = f"the koan {koan.split('::')[-1]}" if koan else "this file"
+                    result["broken"] = {"nodeid": rel, "kind": "timeout", "file": rel, "line": 0,
+                                        "message": f"{rel}: {what} ran for more than {limit:g} s "
+                                        "and was stopped: an infinite loop, or a deadlock?"}
+                    return result
             try:
                 data = json.loads(target.read_text(encoding="utf-8"))
             except (OSError, ValueError):

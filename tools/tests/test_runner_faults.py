@@ -87,6 +87,8 @@ def test_a_corrupted_progress_file_is_rebuilt_and_kept_aside(course, content: by
                for p in course.path(".koans").iterdir())
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions: a read-only folder is "
+                    "tested through the user id")
 def test_a_read_only_state_folder_still_gives_verdicts(course) -> None:
     if os.geteuid() == 0:
         pytest.skip("root writes through any file mode: a read-only folder needs another user")
@@ -135,6 +137,8 @@ def test_reset_twice_then_restore_brings_the_typed_work_back(course) -> None:
     assert "# mine" in course.path(NUMBERS_FILE).read_text()
 
 
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads the process tree from "
+                    "Linux's /proc (elsewhere the closed request pipe ends the server, untested)")
 def test_the_server_ends_when_the_runner_is_killed(course) -> None:
     import signal
     import time
@@ -219,6 +223,8 @@ def test_reset_and_restore_say_what_they_could_not_write(course, monkeypatch) ->
     assert refused[-1].startswith("nothing was reset: your version could not be backed up in ")
 
 
+@pytest.mark.skipif(not hasattr(os, "geteuid"), reason="POSIX permissions: a read-only checkout "
+                    "is tested through the user id")
 def test_a_read_only_checkout_gives_verdicts_and_keeps_progress_elsewhere(course, tmp_path) -> None:
     if os.geteuid() == 0:
         pytest.skip("root writes through any file mode: a read-only checkout needs another user")

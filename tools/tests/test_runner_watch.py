@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import sys
 
 
 NUMBERS = "koans/01_basics/test_01_numbers.py"
@@ -16,7 +17,11 @@ def _count(course):
     return len(course.read_events())
 
 
-@pytest.mark.parametrize("mode", ["inotify", "poll"])
+@pytest.mark.parametrize("mode", [
+    pytest.param("inotify", marks=pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                                     reason="inotify is Linux's (macOS: kqueue, "
+                                                     "test_platform_seams)")),
+    "poll"])
 def test_watch_reruns_on_save_and_survives_a_broken_file(course, mode):
     env = {"KOANS_WATCH": "poll"} if mode == "poll" else {}
     proc = course.popen("watch", **env)
@@ -49,6 +54,8 @@ def test_watch_reruns_on_save_and_survives_a_broken_file(course, mode):
     assert "Traceback" not in out
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="Ctrl-C is a console event on Windows, not a "
+                    "signal a test can send to a process")
 def test_watch_ctrl_c_stops_cleanly(course):
     proc = course.popen("watch")
     course.wait_for(lambda e: e["event"] == "verdict", proc=proc)

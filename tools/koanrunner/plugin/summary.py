@@ -201,6 +201,7 @@ class PathSummary:
         if rows and session.exitstatus in (0, 5) and (unsolved or self.foreign):
             session.exitstatus = 1  # a koan not solved is never a green run, however it stopped
 
+    @pytest.hookimpl(trylast=True)  # the path's last lines are the last lines (pytest-sugar too)
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if self.config.option.collectonly:
             return
