@@ -77,11 +77,12 @@ def test_pycache_prefix_moves_the_cache_into_a_mirror_tree(monkeypatch):
 def test_source_from_cache_maps_a_cache_file_back_to_its_source(module):
     """source_from_cache undoes cache_from_source: from a cache path importlib recovers the
     path of the source the .pyc was compiled from. It drops the cache folder, the interpreter
-    tag and any optimisation level, whichever module it is given."""
-    source = f"/project/pkg/{module}.py"
+    tag and any optimisation level, whichever module it is given. (Paths use the system's own
+    separator, a backslash on Windows; the koan reads them back with forward slashes.)"""
+    source = str(Path("/project/pkg", f"{module}.py"))
     assert importlib.util.source_from_cache(importlib.util.cache_from_source(source)) == source
-    cached = f"/project/pkg/__pycache__/util.{TAG}.opt-1.pyc"
-    assert importlib.util.source_from_cache(cached) == __
+    cached = str(Path("/project/pkg/__pycache__", f"util.{TAG}.opt-1.pyc"))
+    assert Path(importlib.util.source_from_cache(cached)).as_posix() == __
 
 
 def test_py_compile_writes_into_pycache(tmp_path):

@@ -76,10 +76,11 @@ def test_written_data_waits_in_the_buffer_until_flush(tmp_path):
 def test_line_buffering_flushes_everything_once_a_newline_is_written(tmp_path):
     """With buffering=1 a text file is line buffered: a write() whose text contains a newline
     flushes the buffer, all of it, the characters after that newline included. A write
-    without a newline waits in the buffer as usual."""
+    without a newline waits in the buffer as usual. (newline="\\n" keeps a newline one byte on
+    every system: Windows would otherwise write it as two.)"""
     path = tmp_path / "log.txt"
     sizes = []
-    with open(path, "w", encoding="utf-8", buffering=1) as text:
+    with open(path, "w", encoding="utf-8", buffering=1, newline="\n") as text:
         for piece in ("ab", "c\nde", "f"):
             text.write(piece)
             sizes.append(os.path.getsize(path))
