@@ -129,7 +129,7 @@ def test_a_sound_kata_has_no_breaches_and_every_promise_is_counted(tmp_path):
     breaches, counts = check_katas(root)
     assert breaches == []
     assert counts == {"katas": 1, "steps": 3, "stub_steps": 3, "reference_steps": 3, "wrong": 2,
-                      "orderings": 2}
+                      "orderings": 2, "new_code": 2}
     cli = subprocess.run([sys.executable, str(REPO / "tools" / "katacheck.py"), "--root", str(root)],
                          capture_output=True, text=True, timeout=300, check=False)
     assert cli.returncode == 0 and "1 katas, 3 steps" in cli.stdout and "0 breaches" in cli.stdout
