@@ -73,7 +73,7 @@ class App:
         for note in walk.notes:
             self.view.write(self.view.style(f"note: {note}", "yellow"))
         for f, key in walk.solved_now:
-            self.show_answer(f, key)
+            self.show_answer(f, key, walk.pictures.get(key))
         data = self.store.read()
         rows = self.path.totals(data)
         if show_progress:
@@ -174,7 +174,7 @@ class App:
         spans = blank_columns(text, line) if text and line else []
         self.view.koan(stop, text, lesson, topic_lesson, spans)
 
-    def show_answer(self, f: Any, key: str) -> None:
+    def show_answer(self, f: Any, key: str, picture: dict[str, Any] | None = None) -> None:
         name = test_name(key)
         pristine, _ = self.pristine.text(f.rel)
         try:
@@ -183,7 +183,7 @@ class App:
             answer = None
         lines = answer_lines(pristine, answer, name)
         rel = f.answer_path.relative_to(self.course.root).as_posix()
-        self.view.solved(name, rel, lines)
+        self.view.solved(name, rel, lines, picture)
 
     # -- hints ----------------------------------------------------------------------------------
 

@@ -44,6 +44,9 @@ COMMANDS_HELP = {
                 "Put a backup taken by reset back (the latest, or STAMP from 'backups'), and "
                 "check the restored koans at once."),
     "backups": ("list backups", "List the backups reset has taken."),
+    "explain": ("a solved koan's lesson again, with its picture",
+                "Show a koan's lesson and, once it is solved, its picture (the bits of a float, a "
+                "struct's bytes, a view over its buffer...), drawn from the answer key."),
     "kata": ("a pair kata in a scratch copy: build a small program test-first (koans/katas/), "
              "or replay a topic's koans against the clock",
              "A kata for a pair at one keyboard: build a small model of the machine test-first "
@@ -82,7 +85,8 @@ def parser() -> argparse.ArgumentParser:
                                 epilog="Switches in the environment: KOANS_TIMEOUT (seconds a "
                                 "koan may run), KOANS_NO_FORK=1 (a plain pytest per run, no "
                                 "warm server), KOANS_WATCH=poll (poll files instead of inotify "
-                                "or kqueue), KOANS_ROOT (the course), NO_COLOR. See README.md, "
+                                "or kqueue), KOANS_ASCII=1 (no box-drawing characters), KOANS_ROOT (the course), "
+                                "NO_COLOR. See README.md, "
                                 "'Platforms and switches'.")
     p.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")
@@ -92,6 +96,8 @@ def parser() -> argparse.ArgumentParser:
     made["skip"].add_argument("koan", nargs="?", help="FILE::test_name (default: the current koan)")
     made["reset"].add_argument("target", help="a koan file or a topic")
     made["restore"].add_argument("stamp", nargs="?", help="a backup's stamp (default: the latest)")
+    made["explain"].add_argument("koan", nargs="?",
+                                 help="FILE::test_name (default: the koan solved last, or the current one)")
     kata = made["kata"]
     kata.add_argument("topic", nargs="?", metavar="NAME", default=None,
                       help="a kata (01_ieee754, ieee754, katas/01) or a topic (03, "
@@ -393,6 +399,12 @@ def cmd_restore(app: Any, args: Any) -> int:
     return 1 if failed else 0
 
 
+def cmd_explain_(app: Any, args: Any) -> int:
+    from .explain import cmd_explain
+
+    return cmd_explain(app, args, _koans_named)
+
+
 def cmd_backups(app: Any, args: Any) -> int:
     for stamp, manifest in app.pristine.list_backups():
         app.view.write(f"{stamp}  {manifest.get('reason', '')}")
@@ -402,4 +414,4 @@ def cmd_backups(app: Any, args: Any) -> int:
 
 COMMANDS = {"run": cmd_run, "watch": cmd_watch, "hint": cmd_hint, "list": cmd_list,
             "status": cmd_list, "goto": cmd_goto, "skip": cmd_skip, "reset": cmd_reset,
-            "restore": cmd_restore, "backups": cmd_backups}
+            "restore": cmd_restore, "backups": cmd_backups, "explain": cmd_explain_}

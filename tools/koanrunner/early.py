@@ -15,7 +15,7 @@ TYPE_CHECKING = False  # typing itself costs a start-up import
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-RUNS_KOANS = ("run", "watch", "goto", "skip", "restore")  # the commands that run koans
+RUNS_KOANS = ("run", "watch", "goto", "skip", "restore", "explain")  # the commands that run koans
 CONFIG_FILES = ("conftest.py", "pyproject.toml")
 # The code that gives verdicts: the conftest hands off to the plugin, which reads koan files
 # through the course model. A change to any of them means a new server and fresh verdicts.

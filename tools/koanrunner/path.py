@@ -61,6 +61,7 @@ class Walk:
     ran: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     cancelled: bool = False  # a new save came while a file ran: the walk starts over
+    pictures: dict[str, dict[str, Any]] = field(default_factory=dict)  # koan -> its picture
 
 
 def env_key(course: Course) -> str:
@@ -268,6 +269,8 @@ class Path:
                     entry.setdefault("predicted", was == "blank" and not entry.get("misses"))
                     if was is not None:
                         walk.solved_now.append((f, key))
+                        if isinstance(koan.get("picture"), dict):
+                            walk.pictures[key] = koan["picture"]
                         if key in data["skipped"]:
                             data["skipped"].remove(key)
             else:

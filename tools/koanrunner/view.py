@@ -41,7 +41,8 @@ class Style:
             )
         self.color = bool(color) and _ansi_works(self.stream)
         encoding = (getattr(self.stream, "encoding", None) or "ascii").lower().replace("-", "")
-        self.unicode = encoding in ("utf8", "utf16", "utf32")
+        self.unicode = (encoding in ("utf8", "utf16", "utf32")
+                        and os.environ.get("KOANS_ASCII", "") in ("", "0"))
 
     def __call__(self, text: str, *styles: str) -> str:
         if not self.color or not styles:
@@ -209,7 +210,8 @@ class View:
         self.write(s(f"      stuck? {RUNNER} hint    re-run on every save: {RUNNER} watch    "
                      f"all topics: {RUNNER} list", "dim"))
 
-    def solved(self, name: str, answer_rel: str, lines: list[tuple[int, str]]) -> None:
+    def solved(self, name: str, answer_rel: str, lines: list[tuple[int, str]],
+               picture: dict[str, Any] | None = None) -> None:
         s = self.style
         tick = "✓" if s.unicode else "ok"
         self.write(f"{s(tick, 'green', 'bold')} {s(name, 'green')} is solved.")
@@ -217,6 +219,19 @@ class View:
             self.write(s(f"  The answer, for comparison ({answer_rel}):", "dim"))
             for number, row in lines:
                 self.write(f"    {str(number).rjust(4)} | {row}")
+        self.picture(picture)
+
+    def picture(self, picture: dict[str, Any] | None) -> None:
+        """A koan's picture, in the style this terminal shows (left out if it could not be
+        drawn: the checker proves each one draws for its answer)."""
+        if not picture:
+            return
+        rows = picture.get("unicode" if self.style.unicode else "ascii")
+        if not rows:
+            return
+        self.write(self.style(f"  The picture ({picture.get('expression')}):", "dim"))
+        for row in rows:
+            self.write("  " + str(row))
 
     def hint(self, name: str, number: int, hints: list[str], unasked: bool = False) -> None:
         s = self.style

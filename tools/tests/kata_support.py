@@ -65,19 +65,19 @@ def written(stub: str, reference: str, steps: list[list[str] | dict[str, str]]) 
 
 
 class PtySession:
-    """The runner on a pseudo-terminal of 120 columns: send it lines, read what it shows."""
+    """The runner on a pseudo-terminal (160 columns unless told): send it lines, read what it shows."""
 
-    def __init__(self, course: Course, *args: str, **env: str) -> None:
+    def __init__(self, course: Course, *args: str, columns: int = 160, **env: str) -> None:
         if termios is None or not hasattr(os, "openpty"):
             pytest.skip("a pseudo-terminal is POSIX-only: the kata's single keys and status line "
                         "are driven through one")
         leader, follower = os.openpty()
-        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 160, 0, 0))
+        fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
         self.course = course
         self.proc = subprocess.Popen(
             [sys.executable, str(RUNNER), "--root", str(course.root), *args],
             stdin=follower, stdout=follower, stderr=follower, cwd=course.root,
-            env=course.env(TERM="xterm", COLUMNS="160", **env), start_new_session=True)
+            env=course.env(TERM="xterm", COLUMNS=str(columns), **env), start_new_session=True)
         os.close(follower)
         self.fd = leader
         self.chunks: list[bytes] = []

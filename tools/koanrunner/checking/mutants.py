@@ -199,6 +199,13 @@ def answers_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) -
             row = results.of(path, test)
             if row["kind"] == "passed":
                 report.count("answers passing")
+                picture = row.get("picture") or {}
+                if picture.get("error"):
+                    report.breach(f"{path}::{test}", f"its picture does not draw for its answer: "
+                                  f"{picture['error']}", "fix the picture's expression in "
+                                  "hints.toml (it is evaluated in the koan's module after a pass)")
+                elif picture:
+                    report.count("pictures drawn")
             elif row["kind"] == "skipped":
                 report.count("answers skipped here")
                 report.notes.append(f"skipped here: {path}::{test} ({row.get('message', '')})")

@@ -51,11 +51,15 @@ class Verdict:
     message: str
     brief: str = ""  # a wrong value's first try: what kind of thing is wrong, not the value
     typed: str = ""  # what was typed at the koan's blanks, to tell one try from the next
+    picture: dict[str, Any] | None = None  # drawn after a pass: {"unicode": [...], "ascii": [...]}
 
     def as_dict(self) -> dict[str, Any]:
-        row = {"kind": self.kind, "file": self.file, "line": self.line, "message": self.message}
+        row: dict[str, Any] = {"kind": self.kind, "file": self.file, "line": self.line,
+                               "message": self.message}
         if self.brief:
             row.update(brief=self.brief, typed=self.typed)
+        if self.picture:
+            row["picture"] = self.picture
         return row
 
 
@@ -307,7 +311,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
                 report.outcome = "failed"
                 report.longrepr = verdict.message
             elif report.passed:
-                verdict = Verdict("passed", rel, 0, "")
+                verdict = Verdict("passed", rel, 0, "", picture=picture_of(item, path))
             else:
                 reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
                 verdict = Verdict("skipped", rel, 0, reason)
@@ -321,6 +325,24 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
             return
         report.user_properties.append((PROPERTY, verdict.as_dict()))
     current.forget(item.nodeid)
+
+
+def picture_of(item: pytest.Item, path: Path) -> dict[str, Any] | None:
+    """The picture a koan names in its hints (``picture = "float_bits(0.1)"``), drawn after it
+    passed, in its own module's namespace, in both styles; or why it cannot be drawn. The
+    learner's process shows it; the checker proves every named picture draws."""
+    notes = koan_notes(path, item.config.rootpath, getattr(item, "originalname", item.name))
+    expression = notes.get("picture")
+    if not isinstance(expression, str) or not expression.strip():
+        return None
+    from ..pictures import draw
+
+    namespace = getattr(getattr(item, "module", None), "__dict__", {})
+    try:
+        return {"expression": expression, "unicode": draw(expression, namespace, unicode=True),
+                "ascii": draw(expression, namespace, unicode=False)}
+    except ValueError as err:
+        return {"expression": expression, "error": str(err)}
 
 
 def first_wrong_try(config: pytest.Config, nodeid: str, typed: str) -> bool:
