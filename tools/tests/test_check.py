@@ -204,3 +204,14 @@ def test_a_missing_answer_file_does_not_orphan_its_hints(course: Path) -> None:
     result = check(course, "--topic", "01_first", "--quick")
     assert "answers/01_first/test_01_basics.py: missing" in result.stdout
     assert "hints for a koan that does not exist" not in result.stdout
+
+
+def test_a_picture_that_is_not_one_is_a_breach_before_anything_runs(course: Path) -> None:
+    replace_in(course / "koans/01_first/hints.toml", "[test_addition_is_exact]\n",
+               '[test_addition_is_exact]\npicture = "print(1)"\n')
+    result = check(course, "--topic", "01_first", "--static")
+    assert "[test_addition_is_exact]: the picture is not one: 'print(1)' is not a call of a picture" \
+        in result.stdout
+    replace_in(course / "koans/01_first/hints.toml", 'picture = "print(1)"',
+               'picture = "int_bits(4, width=8)"')
+    assert "the picture is not one" not in check(course, "--topic", "01_first", "--static").stdout

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..course import align, is_presolved, read_source, read_toml, restatement, test_functions
 from .engine import Report
+from ..pictures import parse_picture
 
 BLANKS = ("__", "___")
 TOPIC_FILES = {"README.md", "hints.toml"}
@@ -374,4 +375,9 @@ def hints_of(path: Path, report: Report, topic: str) -> dict[str, Any]:
             except SyntaxError:
                 report.breach(where, f"misconception fill {m['fill']!r} is not a Python expression",
                               "write the fill as the learner would type it")  # fmt: skip
+        if "picture" in entry:
+            try:
+                parse_picture(entry["picture"])
+            except ValueError as err:
+                report.breach(where, f"the picture is not one: {err}", 'picture = "float_bits(0.1)"')
     return data

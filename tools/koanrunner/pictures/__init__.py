@@ -46,12 +46,9 @@ PICTURES: dict[str, Callable[..., Any]] = {f.__name__: f for f in _ALL}
 DRAWN = {name for name in PICTURES if name != "model_segments"}  # what an expression may call
 
 
-def draw(expression: str, namespace: Mapping[str, Any] | None = None, unicode: bool = True,
-         color: bool = False) -> list[str]:
-    """The picture that ``expression`` (one call of a picture function, like
-    ``"float_bits(0.1)"`` or ``"array_view(a.T)"``) draws, evaluated in ``namespace`` (a koan
-    module's globals) with the picture functions added in the given style. Raises ValueError
-    saying why when the expression is not such a call, or fails, or returns no picture."""
+def parse_picture(expression: object) -> ast.Expression:
+    """``expression`` parsed, when it is one call of a picture with no style keywords; else
+    ValueError saying why (the checker's static pass asks this without drawing)."""
     if not isinstance(expression, str):
         raise ValueError(f"a picture is named by a string, not {type(expression).__name__}")
     try:
@@ -63,6 +60,16 @@ def draw(expression: str, namespace: Mapping[str, Any] | None = None, unicode: b
         raise ValueError(f"{expression!r} is not a call of a picture: one of {', '.join(sorted(DRAWN))}")
     if any(k.arg in ("unicode", "color") for k in call.keywords):
         raise ValueError(f"{expression!r}: the style is the caller's, not the expression's")
+    return tree
+
+
+def draw(expression: str, namespace: Mapping[str, Any] | None = None, unicode: bool = True,
+         color: bool = False) -> list[str]:
+    """The picture that ``expression`` (one call of a picture function, like
+    ``"float_bits(0.1)"`` or ``"array_view(a.T)"``) draws, evaluated in ``namespace`` (a koan
+    module's globals) with the picture functions added in the given style. Raises ValueError
+    saying why when the expression is not such a call, or fails, or returns no picture."""
+    tree = parse_picture(expression)
     scope = dict(namespace or {})
     scope.setdefault("__builtins__", __builtins__)
     scope.update({name: functools.partial(f, unicode=unicode, color=color)
@@ -80,5 +87,5 @@ def draw(expression: str, namespace: Mapping[str, Any] | None = None, unicode: b
 
 
 __all__ = ["PICTURES", "allocator_segments", "array_view", "draw", "float_bits", "float_pattern",
-           "int_bits", "model_segments", "object_graph", "stack_effects", "strided_view",
+           "int_bits", "model_segments", "object_graph", "parse_picture", "stack_effects", "strided_view",
            "struct_layout", "timeline"]
