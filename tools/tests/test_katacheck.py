@@ -166,6 +166,27 @@ def test_each_broken_promise_is_a_breach_that_says_where_and_how_to_fix_it(tmp_p
     assert cli.returncode == 1 and "BREACH koans/katas/03_unordered" in cli.stdout
 
 
+def test_the_harder_stub_fails_every_step_and_lives_alone_in_hard(tmp_path):
+    root = make_root(tmp_path)
+    write_kata(root, "01_counter")
+    hard = root / "koans" / "katas" / "01_counter" / "hard"
+    hard.mkdir()
+    (hard / "counter.py").write_text(STUB.replace('raise NotImplementedError("total")', "return 6"))
+    (hard / "notes.txt").write_text("more\n")
+    breaches, counts = check_katas(root)
+    found = {(where, what) for where, what, _fix in breaches}
+    assert ("koans/katas/01_counter/test_steps.py::test_total_adds_them_all",
+            "the step passes on the harder stub hard/counter.py as shipped") not in found  # [] != 6
+    assert any(what.startswith("on the harder stub hard/counter.py the step fails, but not on a "
+                               "NotImplementedError") for _where, what in found)
+    assert ("koans/katas/01_counter/hard", "hard/ holds only the harder stub counter.py; found "
+            "['counter.py', 'notes.txt']") in found
+    (hard / "notes.txt").unlink()
+    (hard / "counter.py").write_text(STUB)
+    breaches, counts = check_katas(root)
+    assert breaches == [] and counts["stub_steps"] == 2 * counts["steps"]
+
+
 def test_source_surgery_replaces_a_method_and_puts_functions_back_to_stubs():
     source = textwrap.dedent('''
         class Heap:

@@ -18,7 +18,7 @@ from .surgery import functions
 KATAS = Path("koans", "katas")
 ANSWER_KATAS = Path("answers", "katas")
 STEPS = "test_steps.py"
-ALLOWED = {"README.md", "hints.toml", STEPS, "__pycache__"}
+ALLOWED = {"README.md", "hints.toml", STEPS, "__pycache__", "hard"}  # hard/: the stub, less scaffolded
 WRONG = "wrong.toml"  # in answers/katas/NN_name/: the reference with one line changed is a spoiler
 BLANKS = ("__", "___")
 
@@ -40,6 +40,7 @@ class Kata:
     steps: list[str] = field(default_factory=list)
     module: str = ""  # the stub's file name: 'ieee754.py'
     stub: str = ""
+    hard: str = ""  # hard/<module>: the same API with less scaffolding (``kata --hard``)
     reference: str = ""
     steps_text: str = ""
     wrong: list[Wrong] = field(default_factory=list)
@@ -100,6 +101,14 @@ def static_checks(root: Path, name: str, breaches: list[Breach]) -> Kata | None:
     for extra in sorted(p.name for p in folder.iterdir()
                         if p.name not in ALLOWED | {kata.module} and not p.name.startswith(".")):
         breach(f"{where}/{extra}", "a stray file in the kata", "remove it, or list it in katacheck's ALLOWED")
+    hard = folder / "hard"
+    if hard.exists():
+        inside = sorted(p.name for p in hard.iterdir() if p.name != "__pycache__" and not p.name.startswith("."))
+        if inside != [kata.module]:
+            breach(f"{where}/hard", f"hard/ holds only the harder stub {kata.module}; found {inside}",
+                   f"keep one file, hard/{kata.module}")
+        if (hard / kata.module).is_file():
+            kata.hard = (hard / kata.module).read_text(encoding="utf-8")
     readme = folder / "README.md"
     if not readme.is_file():
         breach(where, "the kata has no README.md", "describe the task and list the steps in order")

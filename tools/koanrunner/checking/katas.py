@@ -79,11 +79,32 @@ def run_variants(root: Path, kata: Kata, variants: dict[str, str], plan: dict[st
     return {"results": results, "broken": broken, "traced": traced}
 
 
+def stub_fails_every_step(label: str, file_where: str, called: str, where: str, steps: list[str],
+                          results: dict[str, Any], broken: dict[str, str], breaches: list[Breach]) -> None:
+    """A stub as shipped fails every step, each on a NotImplementedError of its own."""
+    if label in broken:
+        breaches.append(Breach(file_where, f"{called} does not load: {broken[label]}", "fix the stub"))
+        return
+    for step in steps:
+        verdict = results.get(label, {}).get(step, {})
+        kind = verdict.get("kind")
+        if kind == "passed":
+            breaches.append(Breach(f"{where}/{STEPS}::{step}", f"the step passes on {called} as shipped",
+                                   "make the step call what the pair has to write"))
+        elif kind != "stub":
+            breaches.append(Breach(f"{where}/{STEPS}::{step}", f"on {called} the step fails, but not on "
+                                   f"a NotImplementedError of the stub ({kind}): {first_line(verdict)}",
+                                   "make the step fail because the code is not written yet, not for "
+                                   "another reason"))
+
+
 def check_kata(root: Path, kata: Kata, breaches: list[Breach], counts: dict[str, int]) -> None:
     where = rel(kata.folder, root)
     steps = kata.steps
     variants = {"stub": kata.stub, "reference": kata.reference}
     plan: dict[str, list[str] | None] = {"stub": None, "reference": None}
+    if kata.hard:
+        variants["hard"], plan["hard"] = kata.hard, None
     wrong_sources: dict[str, str] = {}
     for wrong in kata.wrong:
         label = f"wrong{wrong.index}"
@@ -104,22 +125,12 @@ def check_kata(root: Path, kata: Kata, breaches: list[Breach], counts: dict[str,
     results, broken = data["results"], data["broken"]
     module_where = f"{where}/{kata.module}"
     answer_where = f"{rel(kata.answer_folder, root)}/{kata.module}"
-    # the stub fails every step, on its NotImplementedError
-    if "stub" in broken:
-        breaches.append(Breach(module_where, f"the stub does not load: {broken['stub']}", "fix the stub"))
-    else:
-        for step in steps:
-            verdict = results.get("stub", {}).get(step, {})
-            kind = verdict.get("kind")
-            if kind == "passed":
-                breaches.append(Breach(f"{where}/{STEPS}::{step}", "the step passes on the stub as shipped",
-                                 "make the step call what the pair has to write"))
-            elif kind != "stub":
-                breaches.append(Breach(f"{where}/{STEPS}::{step}", f"on the stub the step fails, but not on "
-                                 f"a NotImplementedError of the stub ({kind}): "
-                                 f"{first_line(verdict)}", "make the step fail because the code is not "
-                                 "written yet, not for another reason"))
-        counts["stub_steps"] += len(steps)
+    # the stub (and the harder stub) fail every step, on their NotImplementedError
+    for label, file_where, called in (("stub", module_where, "the stub"),
+                                      ("hard", f"{where}/hard/{kata.module}", f"the harder stub hard/{kata.module}")):
+        if label in variants:
+            stub_fails_every_step(label, file_where, called, where, steps, results, broken, breaches)
+            counts["stub_steps"] += len(steps)
     # the reference passes every step
     if "reference" in broken:
         breaches.append(Breach(answer_where, f"the reference does not load: {broken['reference']}", "fix it"))
