@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # tools/ is on no path of its own
 from koanrunner.checking.engine import Report
@@ -31,8 +33,9 @@ from koanrunner.checking.runner_pass import runner_pass
 from koanrunner.checking.tricks import tricks_pass
 
 ROOT = Path(__file__).resolve().parent.parent
+T = TypeVar("T")
 HELP_TOPIC = "check only this topic folder (repeatable), e.g. 01_floats"
-HELP_QUICK = "skip the mutation pass (structure, koans and answers only)"
+HELP_QUICK = "skip the mutation, tricks and runner passes (structure, koans and answers only)"
 HELP_ROOT = "the course to check (default: the checkout this file lives in)"
 HELP_NO_SKIPS = "a koan or answer that skips here is a breach (the GPU job: cuda koans must run)"
 HELP_COINS = "list every bare True/False/0/1 fill, and the boolean ones whose name may state them"
@@ -54,7 +57,8 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help=HELP_QUICK)
     parser.add_argument("--root", type=Path, default=ROOT, help=HELP_ROOT)
     parser.add_argument("-n", "--jobs", type=int, default=None, help=HELP_JOBS)
-    parser.add_argument("-v", "--verbose", action="store_true", help="list skips and notes")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="list skips and notes, and the time each pass took")
     parser.add_argument("--no-skips", action="store_true", help=HELP_NO_SKIPS)
     parser.add_argument("--coins", action="store_true", help=HELP_COINS)
     parser.add_argument("--static", action="store_true", help=HELP_STATIC)
@@ -65,19 +69,28 @@ def main(argv: Iterable[str] | None = None) -> int:
         return 2
     jobs = args.jobs if args.jobs is not None else default_jobs()
     report = Report()
-    files = static_pass(root, topics(root, args.topic, report), report)
+    took: dict[str, float] = {}
+
+    def timed(name: str, run: Callable[[], T]) -> T:
+        start = time.monotonic()
+        try:
+            return run()
+        finally:
+            took[name] = time.monotonic() - start
+
+    files = timed("static", lambda: static_pass(root, topics(root, args.topic, report), report))
     skipped: set[str] = set()
     if not args.static:
-        koans_pass(root, files, jobs, report)
-        skipped = answers_pass(root, files, jobs, report)
+        timed("koans", lambda: koans_pass(root, files, jobs, report))
+        skipped = timed("answers", lambda: answers_pass(root, files, jobs, report))
     if not args.quick and not args.static:
-        unevaluated = mutation_pass(root, files, jobs, report, skipped)
-        tricks_pass(root, files, jobs, report, skipped, unevaluated)
-        runner_pass(root, files, report, skipped)
+        unevaluated = timed("mutants", lambda: mutation_pass(root, files, jobs, report, skipped))
+        timed("tricks", lambda: tricks_pass(root, files, jobs, report, skipped, unevaluated))
+        timed("runner", lambda: runner_pass(root, files, report, skipped))
     if not args.topic and not args.static and (root / "koans" / "katas").is_dir():  # the whole course: katas too
         from koanrunner.checking.katas import check_katas
 
-        kata_breaches, kata_counts = check_katas(root, jobs=jobs)
+        kata_breaches, kata_counts = timed("katas", lambda: check_katas(root, jobs=jobs))
         for where, what, fix in kata_breaches:
             report.breach(where, what, fix)
         for key, value in kata_counts.items():
@@ -92,6 +105,7 @@ def main(argv: Iterable[str] | None = None) -> int:
     if args.verbose:
         for note in report.notes:
             print("note:", note)
+        print("took: " + ", ".join(f"{name} {seconds:.1f} s" for name, seconds in took.items()))
     if args.coins:
         for row in report.coin_list:
             print("coin:", row)
