@@ -282,7 +282,7 @@ class Course:
             return ""
 
     def hints(self, topic: str, name: str) -> dict[str, Any]:
-        return dict(_load_toml(self.koans_dir / topic / "hints.toml").get(name, {}))
+        return dict(load_toml(self.koans_dir / topic / "hints.toml").get(name, {}))
 
     def hints_error(self, topic: str) -> str | None:
         """Why a topic's hints.toml cannot be read (None when it reads, or is not there)."""
@@ -296,7 +296,7 @@ class Course:
         return None
 
     def hints_file(self, path: Path) -> dict[str, Any]:
-        return _load_toml(path)
+        return load_toml(path)
 
 
 SETTINGS = "settings.json"
@@ -329,7 +329,8 @@ def foreign_message(files: list[str]) -> str:
             f"is there. Move it out of koans/ (or bring the course's own back with git checkout).")
 
 
-def _load_toml(path: Path) -> dict[str, Any]:
+def load_toml(path: Path) -> dict[str, Any]:
+    """A TOML file as last parsed while unchanged on disk; {} when missing or broken."""
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
@@ -378,6 +379,7 @@ __all__ = [
     "koan_source",
     "koan_sources",
     "listing",
+    "load_toml",
     "looks_pristine",
     "node_at",
     "parse",

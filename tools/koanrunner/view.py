@@ -229,7 +229,9 @@ class View:
         rows = picture.get("unicode" if self.style.unicode else "ascii")
         if not rows:
             return
-        self.write(self.style(f"  The picture ({picture.get('expression')}):", "dim"))
+        expression = str(picture.get("expression") or "")
+        shown = f" ({expression})" if len(expression) <= 60 else ""  # a long one would wrap
+        self.write(self.style(f"  The picture{shown}:", "dim"))
         for row in rows:
             self.write("  " + str(row))
 

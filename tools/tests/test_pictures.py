@@ -8,6 +8,7 @@ every picture keeps (80 columns, ASCII, colour, errors, draw()) in test_pictures
 
 from __future__ import annotations
 
+import ctypes
 import struct
 
 import pytest
@@ -318,6 +319,13 @@ def test_a_direct_call_draws_what_draw_draws():
     assert float_bits(0.1) == FLOAT_POINT_ONE.split("\n")
     assert int_bits(300, unicode=False) == INT_300_SIGNED_ASCII.split("\n")
     assert struct_layout(Padded()) == STRUCT_PADDING.split("\n")  # an instance draws its class
+
+
+def test_a_computed_layout_claims_no_alignment_it_was_not_given():
+    rows = struct_layout([("ob_refcnt", 0, 8), ("ob_type", 8, 8)])
+    assert rows[0] == "layout: 16 bytes" and "aligned" not in rows[0]
+    assert rows[-1] == "  16 bytes: 16 in fields, 0 of padding"
+    assert struct_layout([("tag", ctypes.c_char), ("n", ctypes.c_int32)])[0].endswith("aligned to 4")
 
 
 ARRAY_TRANSPOSED = """\

@@ -52,3 +52,18 @@ def test_the_checker_proves_every_named_picture_draws(course) -> None:
                            text=True, timeout=600, check=False)
     assert check.returncode == 1
     assert "its picture does not draw for its answer" in check.stdout, check.stdout
+
+
+def test_a_long_expression_is_left_out_of_the_heading_so_it_never_wraps() -> None:
+    import io
+
+    sys.path.insert(0, str(REPO / "tools"))
+    from koanrunner.view import Style, View
+
+    out = io.StringIO()
+    view = View(Style(out, color=False))
+    view.picture({"expression": "int_bits(300)", "unicode": ["row"], "ascii": ["row"]})
+    long = 'stack_effects(compile("def chain(a, b, c, d):\\n    return ((a + b) + c) + d", "<k>", "exec"))'
+    view.picture({"expression": long, "unicode": ["row"], "ascii": ["row"]})
+    lines = out.getvalue().splitlines()
+    assert lines == ["  The picture (int_bits(300)):", "  row", "  The picture:", "  row"]

@@ -221,8 +221,71 @@ def answers_pass(root: Path, files: list[KoanFile], jobs: int, report: Report) -
 class Mutant:
     fill: Fill
     replacement: str
-    source: str  # "mutant" or "misconception"
+    source: str  # "probe", "mutant" or "misconception"
     path: str = ""
+    packed: int = 0  # how many variants share its file
+
+
+def pack(mutants: list[Mutant]) -> list[list[Mutant]]:
+    """The mutants in files: a file holds at most one variant per koan (each fill lives in one
+    koan's function, so one koan's variant cannot change what another koan evaluates), and a
+    misconception, typed into the koan, never shares a file with a wrong value in the answer.
+    Collecting a file costs more than running one koan: this is what makes the pass fast."""
+    by_file: dict[tuple[str, str, bool], dict[str, list[Mutant]]] = {}
+    for m in mutants:
+        key = (m.fill.topic, m.fill.file, m.source == "misconception")
+        by_file.setdefault(key, {}).setdefault(m.fill.test, []).append(m)
+    out: list[list[Mutant]] = []
+    for tests in by_file.values():
+        for k in range(max(len(v) for v in tests.values())):
+            out.append([v[k] for v in tests.values() if k < len(v)])
+    return out
+
+
+def _survived(results: engine.Results, m: Mutant) -> bool:
+    return results.of(m.path, m.fill.test)["kind"] in ("passed", "changed")
+
+
+def _run_packed(root: Path, packs: list[list[Mutant]], jobs: int, prefix: str = "m") -> engine.Results:
+    """Writes each pack as one variant of its koan file, runs their koans, and gives each
+    mutant its ``path``."""
+    with engine.scratch(root, prefix="koans-mutants-") as scratch:
+        texts: dict[Path, str] = {}
+
+        def text_of(path: Path) -> str:
+            return texts.setdefault(path, path.read_text(encoding="utf-8"))
+
+        targets: list[str] = []
+        work = list(packs)
+        for number, group in enumerate(work):
+            fill = group[0].fill
+            answer = text_of(root / "answers" / fill.topic / fill.file)
+            koan_text = text_of(root / "koans" / fill.topic / fill.file)
+            mutated = answer
+            for m in sorted(group, key=lambda m: (m.fill.lineno, m.fill.col), reverse=True):
+                mutated = substitute(mutated, m.fill, m.replacement)
+            try:
+                compile(mutated, fill.file, "exec")
+            except SyntaxError:  # a file that does not compile would fail every koan in it
+                if len(group) > 1:
+                    work.extend([m] for m in group)
+                continue
+            name = f"{fill.file[:-3]}__{prefix}{number:04d}.py"
+            twins = {f"koans/{fill.topic}/{name}": koan_text, f"answers/{fill.topic}/{name}": mutated}
+            rel = f"answers/{fill.topic}/{name}"
+            if group[0].source == "misconception":  # typed into the koan, as a learner would
+                twins = {f"koans/{fill.topic}/{name}": mutated, f"answers/{fill.topic}/{name}": answer,
+                         f".koans/pristine/koans/{fill.topic}/{name}": koan_text}
+                hints_file = root / "koans" / fill.topic / "hints.toml"
+                if hints_file.is_file():
+                    twins[f"koans/{fill.topic}/hints.toml"] = text_of(hints_file)
+                rel = f"koans/{fill.topic}/{name}"
+            engine.write(scratch, twins)
+            for m in group:
+                m.path, m.packed = rel, len(group)
+                targets.append(f"{rel}::{m.fill.test}")
+        return pytest_run(scratch, targets, jobs, "mutants")
+
 
 
 def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
@@ -249,35 +312,27 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
                     mutants.append(Mutant(fill, str(m["fill"]), "misconception"))
     if not mutants:
         return set()
-    with engine.scratch(root, prefix="koans-mutants-") as scratch:
-        texts: dict[Path, str] = {}
-        targets: list[str] = []
-        for number, mutant in enumerate(mutants):
-            fill = mutant.fill
-            kf_answer = root / "answers" / fill.topic / fill.file
-            text = texts.setdefault(kf_answer, kf_answer.read_text(encoding="utf-8"))
-            koan_text = texts.setdefault(root / "koans" / fill.topic / fill.file,
-                                         (root / "koans" / fill.topic / fill.file).read_text(encoding="utf-8"))
-            mutated = substitute(text, fill, mutant.replacement)
-            try:
-                compile(mutated, fill.file, "exec")
-            except SyntaxError:
-                report.notes.append(f"mutant not valid Python, skipped: {fill.file}:{fill.lineno} "
-                                    f"{fill.text} -> {mutant.replacement}")  # fmt: skip
-                continue
-            name = f"{fill.file[:-3]}__m{number:04d}.py"
-            twins = {f"koans/{fill.topic}/{name}": koan_text, f"answers/{fill.topic}/{name}": mutated}
-            if mutant.source == "misconception":  # typed into the koan, as a learner would
-                twins = {f"koans/{fill.topic}/{name}": mutated, f"answers/{fill.topic}/{name}": text,
-                         f".koans/pristine/koans/{fill.topic}/{name}": koan_text}
-                hints_file = root / "koans" / fill.topic / "hints.toml"
-                if hints_file.is_file():
-                    twins[f"koans/{fill.topic}/hints.toml"] = hints_file.read_text(encoding="utf-8")
-            engine.write(scratch, twins)
-            rel = next(iter(twins)) if mutant.source == "misconception" else f"answers/{fill.topic}/{name}"
-            mutant.path = rel
-            targets.append(f"{rel}::{fill.test}")
-        results = pytest_run(scratch, targets, jobs, "mutants")
+    valid = []
+    for mutant in mutants:
+        try:
+            compile(f"({mutant.replacement})", mutant.fill.file, "eval")
+        except SyntaxError:
+            report.notes.append(f"mutant not valid Python, skipped: {mutant.fill.file}:"
+                                f"{mutant.fill.lineno} {mutant.fill.text} -> {mutant.replacement}")
+            continue
+        valid.append(mutant)
+    results = _run_packed(root, pack(valid), jobs)
+    # A variant that survived beside others is run again alone, so that nothing another koan
+    # of its file left behind can make it look toothless.
+    alone = [[m] for m in valid if _survived(results, m) and m.packed > 1]
+    if alone:
+        again = _run_packed(root, alone, jobs, prefix="again")
+        for (m,) in alone:
+            results.verdicts[f"{m.path}::{m.fill.test}"] = again.of(m.path, m.fill.test)
+    for m in valid:
+        if not m.path:
+            report.notes.append(f"mutant not valid Python in its file, skipped: {m.fill.file}:"
+                                f"{m.fill.lineno} {m.fill.text} -> {m.replacement}")
     unevaluated: set[int] = set()
     for mutant in mutants:
         probe = mutant.source == "probe" and mutant.path

@@ -159,7 +159,9 @@ def tricks_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
                     files_[f"koans/{kf.topic}/hints.toml"] = hints.read_text(encoding="utf-8")
                 engine.write(scratch, files_)
                 rel = f"koans/{kf.topic}/{name}"
-                targets.append(rel)
+                # the koans each trick touches; the whole file where the first koan rebinds
+                # the blanks for the ones after it
+                targets += [rel] if label == "b" else dict.fromkeys(f"{rel}::{t.test}" for t in touched)
                 planned.append((rel, touched))
         if not targets:
             return

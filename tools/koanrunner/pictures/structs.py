@@ -94,7 +94,7 @@ def _from_list(items: list[Any]) -> tuple[str, list[Field], int, int, str]:
     if all(len(t) == 3 and isinstance(t[1], int) for t in items):
         fields = [Field(str(n), "", int(o), int(s), 1) for n, o, s in items]
         total = max((f.offset + f.size for f in fields), default=0)
-        return "layout", fields, total, 1, "offsets and sizes as given"
+        return "layout", fields, total, 0, "offsets and sizes as given"
     cls = type("struct", (ctypes.Structure,), {"_fields_": [tuple(t) for t in items]})
     title, fields, total, align, note = _from_ctypes(cls)
     return title.replace("struct struct (ctypes)", "struct (ctypes)"), fields, total, align, note
@@ -137,7 +137,8 @@ def struct_layout(fields_or_format: Any, *, unicode: bool = True, color: bool = 
         for b in range(f.offset, f.offset + f.size):
             owner[b] = (*owner[b], i)
     keys = [chr(ord("A") + i) if i < 26 else "?" for i in range(len(fields))]
-    lines = [pen(f"{title}: {total} byte{'s' if total != 1 else ''}, aligned to {align}", "bold"),
+    aligned = f", aligned to {align}" if align else ""  # a computed layout does not say
+    lines = [pen(f"{title}: {total} byte{'s' if total != 1 else ''}{aligned}", "bold"),
              f"  {note}"]
     pad_char = pen.ch("░", ".")
     for start in range(0, max(total, 1), ROW):
