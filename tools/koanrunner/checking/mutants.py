@@ -348,7 +348,7 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
             report.count("fills not evaluated on this Python")
             report.notes.append(
                 f"unverified here: answers/{mutant.fill.topic}/{mutant.fill.file}:"
-                f"{mutant.fill.lineno} `{mutant.fill.text}` is not evaluated on Python "
+                f"{mutant.fill.lineno} `{mutant.fill.text}` is not evaluated on "
                 f"{PYTHON}; run the checker there"
             )
     for mutant in mutants:
