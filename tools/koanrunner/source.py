@@ -145,6 +145,16 @@ def test_functions(tree: ast.Module) -> list[tuple[str, ast.FunctionDef | ast.As
     return found
 
 
+BUILD_MARKS = ("version_info", "_is_gil_enabled", "GIL_ENABLED", "Py_GIL_DISABLED", "sys.platform")
+
+
+def is_build_branch(test: ast.AST) -> bool:
+    """Whether an ``if`` tests which Python runs (its version, a free-threaded build, the
+    platform): one of its branches is never taken here, and is proven where it is."""
+    text = ast.unparse(test)
+    return any(mark in text for mark in BUILD_MARKS)
+
+
 @dataclass
 class Filled:
     """What stands at one blank of the pristine koan in another version of the file."""
@@ -155,7 +165,7 @@ class Filled:
     node: ast.AST  # what stands there (a Name '__' while still unfilled)
     text: str  # its source text
     raises_span: tuple[int, int] | None = None  # the lines of its `with pytest.raises(...)`
-    in_version_branch: bool = False  # inside an `if` (or `x if ... else y`) on sys.version_info
+    in_version_branch: bool = False  # inside an `if` (or `x if ... else y`) on the Python or its build
 
     @property
     def filled(self) -> bool:
@@ -241,7 +251,7 @@ class _Aligner:
                 return
             self.line = getattr(a, "lineno", None) or self.line
             outer = (self.test, self.cls, self.raises, self.raises_arg)
-            versioned = isinstance(k, (ast.If, ast.IfExp)) and "version_info" in ast.unparse(k.test)
+            versioned = isinstance(k, (ast.If, ast.IfExp)) and is_build_branch(k.test)
             self.versioned += versioned
             if isinstance(k, ast.ClassDef) and not self.test:
                 self.cls = k.name

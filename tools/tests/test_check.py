@@ -117,6 +117,32 @@ def test_a_fill_in_a_branch_this_python_skips_is_noted_not_failed(course: Path) 
     assert "test_02_versions.py:7 `11` is not evaluated on Python" in result.stdout
 
 
+def test_a_fill_in_a_branch_on_the_free_threaded_build_is_noted_not_failed(course: Path) -> None:
+    write(
+        course / "koans/02_second/test_02_builds.py",
+        '''
+        import sys
+
+        GIL = getattr(sys, "_is_gil_enabled", lambda: True)()
+
+
+        def test_each_build():
+            """A fact that differs on the free-threaded build."""
+            if getattr(sys, "_is_gil_enabled", lambda: True)():
+                assert 1 + 1 == __
+            else:
+                assert 1 + 2 == __
+        ''',
+    )
+    koan = (course / "koans/02_second/test_02_builds.py").read_text()
+    write(course / "answers/02_second/test_02_builds.py", koan.replace("__", "2", 1).replace("__", "3"))
+    with (course / "koans/02_second/hints.toml").open("a") as handle:
+        handle.write('[test_each_build]\nhints = ["Which build?"]\n')
+    result = check(course, "--topic", "02_second", "-v")
+    assert result.returncode == 0, result.stdout
+    assert "test_02_builds.py:11 `3` is not evaluated on Python" in result.stdout
+
+
 def test_an_unknown_topic_is_refused_by_name(course: Path) -> None:
     result = check(course, "--topic", "99_nothing")
     assert result.returncode != 0
@@ -159,7 +185,7 @@ def test_a_blank_no_python_ever_reaches_is_a_breach(course: Path) -> None:
     replace_in(course / KOAN, 'assert len("to be") == __', 'if len("to be") > 9:\n        assert len("to be") == __')
     replace_in(course / ANSWER, 'assert len("to be") == 5', 'if len("to be") > 9:\n        assert len("to be") == 5')
     result = check(course, "--topic", "01_first")
-    assert "is never evaluated, and not because of a Python version" in result.stdout
+    assert "is never evaluated, and not because of a Python version or build" in result.stdout
     assert result.returncode == 1
 
 

@@ -32,7 +32,7 @@ class Fill:
     end_col: int
     text: str  # the fill's source
     node: ast.expr
-    in_version_branch: bool = False  # inside an `if` on sys.version_info
+    in_version_branch: bool = False  # inside an `if` on the Python's version or build
     blank_kind: str = "__"  # the blank it fills: "__" (a value) or "___" (an exception type)
 
 

@@ -302,7 +302,7 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
                 report.count("mutants skipped here", 1 + len(mutants_of(fill)))
                 continue
             # The probe puts the blank back: if the test still passes, this Python never
-            # evaluates the fill (a version branch not taken here), so its mutants prove nothing.
+            # evaluates the fill (a branch on the version or build not taken here), so its mutants prove nothing.
             mutants.append(Mutant(fill, "__", "probe"))
             for replacement in mutants_of(fill):
                 mutants.append(Mutant(fill, replacement, "mutant"))
@@ -342,7 +342,7 @@ def mutation_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
                 report.breach(
                     f"answers/{mutant.fill.topic}/{mutant.fill.file}:{mutant.fill.lineno}",
                     f"the blank `{mutant.fill.text}` is never evaluated, and not because of a "
-                    "Python version: the koan passes with the blank still in it",
+                    "Python version or build: the koan passes with the blank still in it",
                     "put the blank where the koan's code always runs")
                 continue
             report.count("fills not evaluated on this Python")

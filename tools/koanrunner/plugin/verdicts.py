@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+import sysconfig
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 import pytest
 
 from .. import course as model
+from ..source import is_build_branch
 from . import current
 from .blanks import UnfilledBlank
 from .difference import kind_of_difference
@@ -212,11 +214,12 @@ def _falsifying_example(exc: BaseException) -> str:
 
 
 def _branch_note(src: Source, line: int) -> str:
-    """Which way a version branch goes on this Python, when the line sits inside one."""
+    """Which way a branch on the Python (its version, its build) goes here, when the line sits
+    inside one."""
     if src.tree is None or not line:
         return ""
     for node in ast.walk(src.tree):
-        if not isinstance(node, ast.If) or "version_info" not in ast.unparse(node.test):
+        if not isinstance(node, ast.If) or not is_build_branch(node.test):
             continue
         body_end = max(getattr(n, "end_lineno", 0) or 0 for n in node.body)
         in_body = node.body[0].lineno <= line <= body_end
@@ -225,7 +228,7 @@ def _branch_note(src: Source, line: int) -> str:
             continue
         condition = ast.unparse(node.test)
         try:
-            taken = bool(eval(condition, {"sys": sys}))
+            taken = bool(eval(condition, {"sys": sys, "sysconfig": sysconfig}))
         except Exception:
             continue
         version = f"{sys.version_info[0]}.{sys.version_info[1]}"
