@@ -1,16 +1,21 @@
 """One thread runs bytecode at a time, and a timer decides when it has to let go.
 
-CPython's global interpreter lock (GIL) is one lock for the whole process (since 3.12 a
-subinterpreter may have its own): a thread must hold it to run bytecode or touch Python
-objects. A thread that wants the GIL waits one *switch interval*, then sets a flag that the
-holder checks between bytecode instructions, and the holder hands the lock over. Koans that
-change the interval always put the old value back.
+CPython's global interpreter lock (GIL) is one lock per interpreter (and a process normally has
+one interpreter): a thread must hold it to run bytecode or touch Python objects. A thread that
+wants the GIL waits one *switch interval*, then sets a flag that the holder checks between
+bytecode instructions, and the holder hands the lock over. Koans that change the interval
+always put the old value back.
 """
 
 import os
+import subprocess
 import sys
 import sysconfig
 import threading
+from collections import deque
+from functools import partial
+from itertools import chain, islice, repeat, takewhile
+from operator import ne
 
 import pytest
 
@@ -27,19 +32,13 @@ def _record_when_let_in(gate, ran):
     ran.append("waiter")  # one line of Python: it needs the GIL
 
 
-def test_the_switch_interval_is_a_time_not_an_instruction_count():
-    """`sys.getswitchinterval()` is how long, in seconds, a thread that wants the GIL waits
-    before it asks the holder to let go. The default is a few milliseconds, the same on every
-    machine, however fast it runs bytecode."""
-    assert sys.getswitchinterval() == __
-
-
 def test_the_old_instruction_count_knob_is_gone():
     """Before Python 3.2 the interpreter offered a thread switch every 100 "ticks" (roughly,
     bytecode instructions), tuned with `sys.setcheckinterval`. The new GIL of 3.2 made the
-    switch time-based, the old function stopped having any effect, and Python 3.9 removed
-    it."""
-    assert hasattr(sys, "setcheckinterval") == __
+    switch time-based, the old function stopped having any effect, and Python 3.9 deleted it
+    from the `sys` module. What does asking a module for a name it no longer has raise?"""
+    with pytest.raises(___):
+        sys.setcheckinterval(100)
 
 
 def test_the_switch_interval_is_kept_in_whole_microseconds():
@@ -63,11 +62,11 @@ def test_a_switch_interval_must_be_positive():
 
 
 @needs_the_gil
-def test_a_waiting_thread_makes_a_busy_thread_let_go():
-    """The main thread spins in a pure-Python loop that never blocks. The waiter, once let out
-    of its gate, still needs the GIL; after one switch interval it raises the drop request, the
-    spinning thread hands the GIL over the next time its loop jumps back to the top (a point
-    where it checks), and the waiter runs. The loop stops as soon as it sees that."""
+def test_what_a_waiting_thread_does_to_a_busy_one():
+    """The main thread spins in a pure-Python loop that never blocks or sleeps, and stops as
+    soon as it sees an entry in `ran` (or after 200 million turns). The waiter,
+    once let out of its gate, needs the GIL for its one line, and the default switch interval
+    is in force. What has the loop seen when it stops?"""
     ran = []
     gate = threading.Lock()
     gate.acquire()
@@ -85,7 +84,7 @@ def test_a_waiting_thread_makes_a_busy_thread_let_go():
 
 
 @needs_the_gil
-def test_with_an_enormous_interval_a_busy_thread_keeps_the_gil():
+def test_what_a_busy_thread_does_under_an_enormous_interval():
     """Nothing but the switch-interval request makes a thread that runs bytecode hand over the
     GIL, and a waiting thread raises that request only after a whole interval. Here the
     interval is 100 seconds and the spin takes milliseconds. Where does the main thread first
@@ -108,9 +107,10 @@ def test_with_an_enormous_interval_a_busy_thread_keeps_the_gil():
     assert (seen_while_spinning, ran) == __
 
 
-def test_threads_share_one_process_but_are_separate_os_threads():
-    """A `threading.Thread` is a real operating-system thread, scheduled by the kernel on its
-    own, and created inside the running process rather than as a new one."""
+def test_a_thread_reports_its_process_id_and_its_own_thread_id():
+    """A `threading.Thread` is created inside the running process rather than as a new one,
+    and the kernel schedules it as a thread of its own, with its own native id. Collect the ids
+    that the main thread and the new thread report: how many different ones of each kind?"""
     seen = {}
 
     def report():
@@ -120,7 +120,9 @@ def test_threads_share_one_process_but_are_separate_os_threads():
     thread = threading.Thread(target=report)
     thread.start()
     thread.join(timeout=10)
-    assert (seen["pid"] == os.getpid(), seen["tid"] == threading.get_native_id()) == __
+    pids = {os.getpid(), seen["pid"]}
+    tids = {threading.get_native_id(), seen["tid"]}
+    assert (len(pids), len(tids)) == __
 
 
 def _park(obj, inside, leave):
@@ -129,10 +131,11 @@ def _park(obj, inside, leave):
 
 
 def test_every_thread_that_holds_an_object_writes_its_reference_count():
-    """Every new reference to an object is a write to the count in the object's header,
-    whichever thread makes it; such writes from many threads at once are what the GIL
-    serialises. Count the references: the `Thread` keeps the `args` tuple it was given, and
-    the running target binds its argument to a local. What is left once the thread is done?"""
+    """Each new reference an object gets (an item of a tuple, a local variable of a running
+    frame) is a write to the count in the object's header, whichever thread makes it; such
+    writes from many threads at once are what the GIL serialises. Count the references: the
+    `Thread` keeps the `args` tuple it was given, and the running target binds its argument
+    to a local. What is left once the thread is done?"""
     obj = object()
     inside, leave = threading.Event(), threading.Event()
     base = sys.getrefcount(obj)
@@ -149,28 +152,85 @@ def test_every_thread_that_holds_an_object_writes_its_reference_count():
     assert (created - base, running - base, finished - base) == __
 
 
-def test_a_running_interpreter_reports_whether_its_gil_is_on():
-    """Python 3.13 added `sys._is_gil_enabled()`, which says whether the GIL is on right now.
-    Only the free-threaded build can run without one, and even there importing an extension
-    module that is not marked safe for free threading (or setting PYTHON_GIL=1) turns it back
-    on. This koan runs on a standard build; on older versions, ask for the function itself."""
-    if sysconfig.get_config_var("Py_GIL_DISABLED"):
-        pytest.skip("a free-threaded build: its GIL is off unless something turned it back on")
-    if sys.version_info >= (3, 13):
-        assert sys._is_gil_enabled() == __
-    else:
-        assert hasattr(sys, "_is_gil_enabled") == __
+def _append_once_the_log_starts(log):
+    while not log:  # spins in Python until the main thread's first entry is visible
+        pass
+    log.append("helper")
 
 
-def test_the_build_configuration_says_whether_a_gil_was_compiled_in():
-    """The free-threaded build (PEP 703, `python3.13t`) is compiled with `Py_GIL_DISABLED`
-    set to 1: reference counting is split into a fast count for the owning thread and an
-    atomic one for the others, and built-in containers get locks of their own. The variable
-    exists only in the build configuration of 3.13 and later. What does a standard build
-    record, and what does `get_config_var` give for a name it never heard of?"""
-    if sysconfig.get_config_var("Py_GIL_DISABLED"):
-        pytest.skip("this is the free-threaded build")
-    if sys.version_info >= (3, 13):
-        assert sysconfig.get_config_var("Py_GIL_DISABLED") == __
+def test_whether_python_runs_beside_a_long_c_call_depends_on_the_gil():
+    """The main thread makes one long call into C: it writes a first entry, reads the log's
+    length over and over (stopping early if a second entry appears), then writes a last
+    entry, all without returning to the bytecode loop. The helper appends as soon as it
+    sees the first entry. With a GIL (every build through 3.12, the standard build since, and
+    a free-threaded build that turned it back on) the helper needs the lock the main thread
+    holds; without one, threads run bytecode at the same time. `sys._is_gil_enabled()`
+    (3.13+) says which this interpreter is doing right now."""
+    # With a GIL no reading can see the helper's entry, however many there are; without one
+    # the helper appends within microseconds, and a busy machine gets a generous margin.
+    gil_on = getattr(sys, "_is_gil_enabled", lambda: True)()
+    readings = 2_000_000 if gil_on else 200_000_000
+    log = []
+    helper = threading.Thread(target=_append_once_the_log_starts, args=(log,), daemon=True)
+    helper.start()
+    try:
+        # One C-level call: chain, map, islice, repeat, takewhile and deque are all C code.
+        deque(
+            chain(
+                map(log.append, ["main enters C"]),
+                takewhile(partial(ne, 2), map(len, islice(repeat(log), readings))),
+                map(log.append, ["main leaves C"]),
+            ),
+            maxlen=0,
+        )
+    finally:
+        helper.join(timeout=10)
+    if sys.version_info < (3, 13) or sys._is_gil_enabled():
+        assert log == __
     else:
-        assert sysconfig.get_config_var("Py_GIL_DISABLED") == __
+        assert log == __
+
+
+def test_asking_for_no_gil_at_startup_depends_on_the_build():
+    """Python 3.13 added `-X gil=0` (or `PYTHON_GIL=0`) to start without a GIL, which only a
+    free-threaded build (PEP 703, `python3.13t`, compiled with `Py_GIL_DISABLED`) can do: a
+    standard build refuses the whole start-up with a fatal error rather than run with a GIL
+    it was told to drop. Before 3.13, `-X` accepted any name and kept it in `sys._xoptions`.
+    What exit status and output does a child started with `-X gil=0` give?"""
+    result = subprocess.run(
+        [sys.executable, "-X", "gil=0", "-c", "print('started')"],
+        capture_output=True, text=True, timeout=60, check=False,
+    )
+    seen = (result.returncode, result.stdout.strip())
+    if sys.version_info < (3, 13):
+        assert seen == __
+    elif not sysconfig.get_config_var("Py_GIL_DISABLED"):
+        assert seen == __
+    else:
+        assert seen == __
+
+
+@needs_the_gil
+def test_the_switch_interval_belongs_to_the_gil_of_one_interpreter():
+    """Since 3.12 each subinterpreter can have a GIL of its own (PEP 684), and Python 3.14's
+    `concurrent.interpreters` (PEP 734) creates them that way from Python: one process, several
+    interpreters, each with its own modules, its own GIL and that GIL's own switch interval.
+    Here the main interpreter sets its interval, and a new interpreter sets a different one.
+    What does each then read?"""
+    if sys.version_info < (3, 14):
+        pytest.skip(
+            "concurrent.interpreters is new in Python 3.14; earlier, a subinterpreter with a "
+            "GIL of its own could be made only from C (3.12+) or private modules"
+        )
+    from concurrent import interpreters
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(0.001)
+    interp = interpreters.create()
+    try:
+        interp.exec("import sys; sys.setswitchinterval(0.002)")
+        seen = (sys.getswitchinterval(), interp.call(sys.getswitchinterval))
+    finally:
+        interp.close()
+        sys.setswitchinterval(old)
+    assert seen == __

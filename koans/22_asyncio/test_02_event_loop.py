@@ -14,13 +14,7 @@ import time
 import pytest
 
 
-async def _tick(counter):
-    while True:
-        counter[0] += 1
-        await asyncio.sleep(0)
-
-
-def test_create_task_schedules_the_coroutine_rather_than_running_it():
+def test_when_create_task_runs_the_coroutine():
     """`create_task` wraps the coroutine in a Task and puts "take its first step" at the end of
     the ready queue. The current coroutine keeps running until it awaits something."""
 
@@ -38,7 +32,7 @@ def test_create_task_schedules_the_coroutine_rather_than_running_it():
     assert asyncio.run(main()) == __
 
 
-def test_awaiting_coroutines_one_by_one_runs_them_one_after_another():
+def test_awaiting_two_coroutines_in_turn():
     """`await coro` runs `coro` inside the current Task, to its end, before the next line runs,
     even when `coro` yields to the loop along the way."""
 
@@ -57,7 +51,7 @@ def test_awaiting_coroutines_one_by_one_runs_them_one_after_another():
     assert asyncio.run(main()) == __
 
 
-def test_gather_interleaves_coroutines_at_every_await():
+def test_gather_wraps_each_coroutine_in_a_task():
     """`gather` wraps each coroutine in a Task of its own. Each runs until its first `await`,
     then the loop moves on to the next one in the queue, so their steps interleave."""
 
@@ -75,10 +69,11 @@ def test_gather_interleaves_coroutines_at_every_await():
     assert asyncio.run(main()) == __
 
 
-def test_gather_returns_results_in_argument_order():
+def test_the_order_of_gathers_results_and_of_finishing():
     """Here the coroutines finish in another order than they were passed: each yields to the
     loop a different number of times, and every `sleep(0)` sends it to the back of the queue.
-    `gather` still returns the results in the order of its arguments."""
+    `gather` keeps one slot for each of its arguments. In which order do the workers finish,
+    and in which order does `gather` return their results?"""
 
     async def main():
         finished = []
@@ -95,7 +90,7 @@ def test_gather_returns_results_in_argument_order():
     assert asyncio.run(main()) == __
 
 
-def test_gather_overlaps_waits_on_a_single_thread():
+def test_how_many_waits_gather_overlaps_and_on_how_many_threads():
     """`gather` makes a Task of each coroutine, and the loop runs every ready Task's step, up
     to its `sleep`, before it looks at its timers again. Overlapping waits is the whole gain of
     asyncio (three one-second sleeps take about one second), and the loop runs every step on
@@ -118,7 +113,7 @@ def test_gather_overlaps_waits_on_a_single_thread():
     assert asyncio.run(main()) == __
 
 
-def test_call_soon_callbacks_run_in_order_once_the_current_step_yields():
+def test_when_call_soon_callbacks_run():
     """`loop.call_soon(f, x)` appends a callback to the ready queue. The loop runs the queue
     first in, first out, and only between steps, never in the middle of one; `sleep(0)` ends
     the current step and queues its wake-up at the back."""
@@ -135,88 +130,101 @@ def test_call_soon_callbacks_run_in_order_once_the_current_step_yields():
     assert asyncio.run(main()) == __
 
 
-def test_a_blocking_call_freezes_every_task_on_the_loop():
-    """A ticker task counts each time the loop runs it. `time.sleep` does not await: it blocks
-    the thread, and the loop runs on that same thread. How far can the ticker count meanwhile?"""
+def test_a_blocking_call_inside_a_coroutine_and_a_ticking_task():
+    """A ticker task logs a tick each time the loop runs it, three times. The main coroutine
+    lets it take one step, then calls `time.sleep`, which does not await: it blocks the
+    thread, and the loop runs on that same thread. In which order do the entries reach the
+    log?"""
 
     async def main():
-        ticks = [0]
-        ticker = asyncio.create_task(_tick(ticks))
+        log = []
+
+        async def ticker():
+            for n in range(1, 4):
+                log.append(f"tick {n}")
+                await asyncio.sleep(0)
+
+        task = asyncio.create_task(ticker())
         await asyncio.sleep(0)  # the ticker takes its first step
-        before = ticks[0]
+        log.append("sleep starts")
         time.sleep(0.02)
-        after = ticks[0]
-        ticker.cancel()
-        return after - before
-
-    assert asyncio.run(main()) == __
-
-
-def test_a_blocking_wait_cannot_see_what_another_task_would_do():
-    """The setter task would set the event on its first step. But before the loop gets to that
-    step, the coroutine calls the blocking `threading.Event.wait`, on the loop's own thread.
-    What can the loop run while that call waits?"""
-
-    async def main():
-        ready = threading.Event()
-
-        async def setter():
-            ready.set()
-
-        task = asyncio.create_task(setter())
-        got = ready.wait(0.02)  # a blocking call inside a coroutine
+        log.append("sleep ends")
         await task
-        return got
+        return log
 
     assert asyncio.run(main()) == __
 
 
-def test_to_thread_keeps_the_loop_running_while_a_call_blocks():
-    """`asyncio.to_thread` runs the blocking call on a worker thread and gives the coroutine a
-    Future to await, so the loop stays free to run the setter task while the worker waits."""
+async def _wait_while_a_task_sets(wait):
+    """Create a task that logs and sets an event, then log what `wait(event)` returned."""
+    log = []
+    ready = threading.Event()
 
-    async def main():
-        ready = threading.Event()
+    async def setter():
+        log.append("setter runs")
+        ready.set()
 
-        async def setter():
-            ready.set()
-
-        task = asyncio.create_task(setter())
-        got = await asyncio.to_thread(ready.wait, 10)
-        await task
-        return got
-
-    assert asyncio.run(main()) == __
+    task = asyncio.create_task(setter())
+    log.append(f"wait returned {await wait(ready)}")
+    await task
+    return log
 
 
-def test_to_thread_runs_the_call_on_another_thread():
+def test_a_blocking_wait_inside_a_coroutine_and_the_task_it_waits_for():
+    """The setter task would log and set the event on its first step. But before the loop
+    gets to that step, the coroutine calls the blocking `threading.Event.wait` (with a timeout
+    of 20 ms), on the loop's own thread. What can the loop run while that call waits?"""
+
+    async def blocking_wait(ready):
+        return ready.wait(0.02)  # a blocking call inside a coroutine
+
+    assert asyncio.run(_wait_while_a_task_sets(blocking_wait)) == __
+
+
+def test_a_wait_moved_to_a_thread_and_the_task_it_waits_for():
+    """`asyncio.to_thread` runs the same blocking wait on a worker thread and gives the
+    coroutine a Future to await, so the loop is free to run other tasks while the worker
+    waits."""
+
+    async def wait_on_a_thread(ready):
+        return await asyncio.to_thread(ready.wait, 10)
+
+    assert asyncio.run(_wait_while_a_task_sets(wait_on_a_thread)) == __
+
+
+def test_the_threads_the_coroutine_and_to_thread_run_on():
     """`to_thread` hands the call to the loop's default executor, a
-    `concurrent.futures.ThreadPoolExecutor`, while every coroutine step stays on the loop's
-    thread. Where does the function run?"""
+    `concurrent.futures.ThreadPoolExecutor` that the loop creates on first use, with
+    "asyncio" as the prefix of its threads' names. Every coroutine step stays on the thread
+    that called `asyncio.run`. Which thread names do the coroutine and the call see?"""
 
     async def main():
-        return await asyncio.to_thread(threading.get_ident) == threading.get_ident()
+        def name():
+            return threading.current_thread().name
+
+        return name(), await asyncio.to_thread(name)
 
     assert asyncio.run(main()) == __
 
 
-def test_a_semaphore_caps_how_many_coroutines_run_at_once():
+def test_a_semaphore_admits_waiters_as_holders_leave():
     """`asyncio.Semaphore(n)` lets at most n holders inside `async with` at a time; the others
-    wait in line. Five workers, each pausing once inside, never exceed the cap."""
+    wait in line. A holder that leaves wakes the first waiter, but waking only queues that
+    waiter's next step at the back of the ready queue. Four workers, started together by
+    `gather`, each pause once inside. In which order do they go in and out?"""
 
     async def main():
         limit = asyncio.Semaphore(2)
-        state = {"inside": 0, "peak": 0}
+        log = []
 
-        async def worker():
+        async def worker(name):
             async with limit:
-                state["inside"] += 1
-                state["peak"] = max(state["peak"], state["inside"])
+                log.append(f"{name} in")
                 await asyncio.sleep(0)
-                state["inside"] -= 1
+                log.append(f"{name} out")
 
-        await asyncio.gather(*(worker() for _ in range(5)))
-        return state["peak"]
+        await asyncio.gather(*(worker(name) for name in "abcd"))
+        return log
 
     assert asyncio.run(main()) == __
 

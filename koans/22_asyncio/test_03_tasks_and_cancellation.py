@@ -30,11 +30,12 @@ def test_cancelling_a_task_raises_inside_it_and_in_its_awaiter():
 def test_cancelled_error_escapes_except_exception_since_3_8():
     """Since Python 3.8 CancelledError no longer derives from Exception, so that the common
     `except Exception:` does not swallow a cancellation by accident; it sits beside
-    KeyboardInterrupt and SystemExit. What is its direct base class?"""
+    KeyboardInterrupt and SystemExit. What does `__bases__`, the tuple of its direct base
+    classes, hold?"""
     assert asyncio.CancelledError.__bases__ == __
 
 
-def test_except_exception_does_not_swallow_cancellation():
+def test_a_cancellation_meets_except_exception_and_finally():
     """The coroutine guards its sleep with `except Exception` and a `finally`. Which of the two
     does a cancellation go through, and how does the Task end?"""
 
@@ -58,7 +59,7 @@ def test_except_exception_does_not_swallow_cancellation():
     assert asyncio.run(main()) == __
 
 
-def test_cancel_is_only_a_request():
+def test_a_coroutine_that_catches_its_cancellation():
     """`cancel()` only schedules the throw. A coroutine that catches CancelledError and
     returns normally has refused it (do this only with good reason). What does its Task
     report then?"""
@@ -96,10 +97,11 @@ def test_gather_can_return_exceptions_in_their_places():
     assert asyncio.run(main()) == __
 
 
-def test_gather_does_not_cancel_the_others_when_one_fails():
-    """Without `return_exceptions`, `gather` raises the first exception in its awaiter at once.
-    It leaves the awaitables that are still running alone: whoever else holds them can still
-    await them."""
+def test_what_gather_does_to_the_others_when_one_fails():
+    """Without `return_exceptions`, `gather` raises the first exception in its awaiter as soon
+    as it happens, while the other awaitable, a Task the test also holds, still waits for an
+    event. Is that Task still running once `gather` has raised, and what does awaiting it
+    after the event give?"""
 
     async def main():
         release = asyncio.Event()
@@ -121,12 +123,13 @@ def test_gather_does_not_cancel_the_others_when_one_fails():
     assert asyncio.run(main()) == __
 
 
-def test_a_task_group_cancels_the_siblings_of_a_failing_task():
+def test_what_a_task_group_does_when_one_task_fails():
     """`asyncio.TaskGroup` (3.11+) is structured concurrency: no task outlives the `async with`
     block, and a failure is the whole group's business, siblings included. The group reports
     its failures all together, in the exception class 3.11 introduced for that."""
     if sys.version_info < (3, 11):
-        assert hasattr(asyncio, "TaskGroup") == __
+        with pytest.raises(___):
+            asyncio.TaskGroup  # noqa: B018 - the lookup itself is the point
     else:
 
         async def main():
@@ -148,8 +151,9 @@ def test_a_task_group_cancels_the_siblings_of_a_failing_task():
 
 def test_wait_for_raises_the_builtin_timeout_error_since_3_11():
     """`wait_for` cancels the awaitable when time runs out and raises `asyncio.TimeoutError`.
-    Up to 3.10 that was a class of asyncio's own; Python 3.11 merged it with the built-in
-    TimeoutError, a subclass of OSError. Which is it on this Python?"""
+    Up to 3.10 that was a class of asyncio's own, derived straight from Exception; Python 3.11
+    merged it with the built-in TimeoutError, which derives from OSError. Which classes does
+    the error's method resolution order name on this Python?"""
 
     async def main():
         try:
@@ -157,8 +161,8 @@ def test_wait_for_raises_the_builtin_timeout_error_since_3_11():
         except Exception as err:
             return err
 
-    error = asyncio.run(main())
+    names = [cls.__name__ for cls in type(asyncio.run(main())).__mro__]
     if sys.version_info >= (3, 11):
-        assert (type(error) is TimeoutError) == __
+        assert names == __
     else:
-        assert (type(error) is TimeoutError) == __
+        assert names == __
