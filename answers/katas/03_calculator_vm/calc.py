@@ -40,49 +40,53 @@ def tokenize(source: str) -> list[Token]:
     return [*tokens, ("END", "")]
 
 
-class _Parser:
-    def __init__(self, tokens: list[Token]) -> None:
-        self.tokens = tokens
-        self.at = 0
+def parse_atom(tokens: list[Token], at: int) -> tuple[Any, int]:
+    """A number or a name at tokens[at]: its tree, and the position after it."""
+    kind, text = tokens[at]
+    if kind == "NUMBER":
+        return ("num", float(text) if "." in text else int(text)), at + 1
+    if kind == "NAME":
+        return ("name", text), at + 1
+    raise SyntaxError(f"expected a number or a name, found {text or 'the end'!r}")
 
-    def take(self) -> Token:
-        token = self.tokens[self.at]
-        self.at += 1
-        return token
 
-    def peek(self) -> Token:
-        return self.tokens[self.at]
+def parse_expression(tokens: list[Token], at: int, min_power: int = 0) -> tuple[Any, int]:
+    """The expression from tokens[at] whose operators bind at least as tightly as min_power:
+    its tree, and the position of the first token not in it."""
+    if tokens[at] in (("OP", "-"), ("OP", "(")):
+        left, at = parse_prefix(tokens, at)
+    else:
+        left, at = parse_atom(tokens, at)
+    while True:
+        kind, text = tokens[at]
+        if kind != "OP" or text not in BINARY:
+            return left, at
+        left_power, right_power = BINARY[text]
+        if left_power < min_power:
+            return left, at
+        right, at = parse_expression(tokens, at + 1, right_power)
+        left = (text, left, right)
 
-    def expression(self, min_power: int = 0) -> Any:
-        kind, text = self.take()
-        if kind == "NUMBER":
-            left: Any = ("num", float(text) if "." in text else int(text))
-        elif kind == "NAME":
-            left = ("name", text)
-        elif text == "-":
-            left = ("neg", self.expression(PREFIX))
-        elif text == "(":
-            left = self.expression(0)
-            if self.take() != ("OP", ")"):
-                raise SyntaxError("'(' was never closed")
-        else:
-            raise SyntaxError(f"expected a number, a name, '-' or '(', found {text or 'the end'!r}")
-        while True:
-            kind, text = self.peek()
-            if kind != "OP" or text not in BINARY:
-                return left
-            left_power, right_power = BINARY[text]
-            if left_power < min_power:
-                return left
-            self.take()
-            left = (text, left, self.expression(right_power))
+
+def parse_prefix(tokens: list[Token], at: int) -> tuple[Any, int]:
+    """Unary minus, or an expression in brackets, at tokens[at]: its tree, and the position
+    after it."""
+    if tokens[at] == ("OP", "-"):
+        operand, at = parse_expression(tokens, at + 1, PREFIX)
+        return ("neg", operand), at
+    if tokens[at] == ("OP", "("):
+        inner, at = parse_expression(tokens, at + 1)
+        if tokens[at] != ("OP", ")"):
+            raise SyntaxError("'(' was never closed")
+        return inner, at + 1
+    raise SyntaxError(f"expected '-' or '(', found {tokens[at][1] or 'the end'!r}")
 
 
 def parse(source: str) -> Any:
     """The tree of an expression, with Python's precedence and associativity."""
-    parser = _Parser(tokenize(source))
-    tree = parser.expression()
-    kind, text = parser.peek()
+    tokens = tokenize(source)
+    tree, at = parse_expression(tokens, 0)
+    kind, text = tokens[at]
     if kind != "END":
         raise SyntaxError(f"unexpected {text!r} after a complete expression")
     return tree

@@ -1,10 +1,10 @@
-"""Kata: a minimal event loop for generator coroutines. Five steps; write loop.py to pass them."""
+"""Kata: a minimal event loop for generator coroutines. Four steps; write loop.py to pass them."""
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from loop import Loop, gather, sleep
+from loop import Loop, Wait, gather, sleep
 
 SETTINGS = settings(max_examples=100, derandomize=True, database=None, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -44,6 +44,22 @@ def sleeper(name, delays, loop, log):
 def slow(value, delay):
     yield from sleep(delay)
     return value
+
+
+def napper(name, log):
+    yield from sleep(0)
+    log.append(name)
+
+
+def ticker(name, turns, log):
+    yield from sleep(1)
+    for i in range(turns):
+        log.append(f"{name}{i}")
+        yield
+
+
+def waiter(task):
+    return (yield Wait(task))
 
 
 def test_run_drives_a_coroutine_to_its_return_value():
@@ -97,15 +113,27 @@ def test_sleep_parks_a_task_on_a_timer_and_the_clock_jumps(programs):
         times = [time for time, name in log if name == index]
         assert times == [sum(delays[:i + 1]) for i in range(len(delays))]
     assert loop.time() == longest + 1
+    loop, log = Loop(), []
+    loop.spawn(worker("w", 3, log))
+    loop.run(napper("nap", log))
+    assert log == ["w0", "w1", "nap"], ("sleep(0) waits one round, not until the others are done: "
+                                        "each round, the timers that are due join the ready queue")
+    loop, log = Loop(), []
+    loop.spawn(ticker("a", 2, log))
+    loop.spawn(ticker("b", 2, log))
+    loop.run(sleeper("main", [2], loop, log))
+    assert log == ["a0", "b0", "a1", "b1", (2, "main")], "all the timers due join the queue"
 
 
 @SETTINGS
 @given(st.lists(st.integers(0, 9), max_size=6))
-def test_gather_runs_coroutines_at_once_and_keeps_their_order(delays):
+def test_gather_waits_for_every_task_and_rethrows_its_exception(delays):
     """gather spawns a task per coroutine (yield Spawn(...) hands back the Task) and then waits
-    for each in turn (yield Wait(task) hands back its result). They all sleep at the same
-    time, so gathering takes as long as the slowest, not the sum; the results come back in
-    the order given, whichever finished first."""
+    for each in turn (yield Wait(task) hands back its result, at once if it is done, else when
+    it finishes, to every task that waits). They all sleep at the same time, so gathering takes
+    as long as the slowest, not the sum; the results come in the order given. A task that raises
+    is done with an exception instead: whoever waits gets it thrown in at its yield
+    (generator.throw), where try/except can catch it, and the other tasks carry on."""
     def main(loop, coroutines):
         start = loop.time()
         results = yield from gather(*coroutines)
@@ -118,18 +146,15 @@ def test_gather_runs_coroutines_at_once_and_keeps_their_order(delays):
     loop = Loop()
     coroutines = [slow(i, delay) for i, delay in enumerate(delays)]
     assert loop.run(main(loop, coroutines)) == (list(range(len(delays))), max(delays, default=0))
+    loop = Loop()
+    shared = loop.spawn(slow("s", 2))
+    assert loop.run(gather(waiter(shared), waiter(shared))) == ["s", "s"]
 
-
-def test_an_exception_travels_to_the_task_that_waits():
-    """A task that raises is done, with an exception instead of a result. Whoever waits for
-    it gets the exception thrown in at its yield (generator.throw), where an ordinary
-    try/except can catch it; the other tasks carry on. An exception nobody catches in the
-    main task comes out of run()."""
     def boom(delay):
         yield from sleep(delay)
         raise ValueError("boom")
 
-    def main(log):
+    def catcher(log):
         try:
             yield from gather(sleeper("a", [2], loop, log), boom(1))
         except ValueError as err:
@@ -139,7 +164,7 @@ def test_an_exception_travels_to_the_task_that_waits():
 
     loop = Loop()
     log = []
-    assert loop.run(main(log)) == ["b"]
+    assert loop.run(catcher(log)) == ["b"]
     assert log == [(2, "a"), ("caught", "boom")]
     with pytest.raises(ValueError):
         Loop().run(gather(slow("x", 1), boom(2)))

@@ -54,8 +54,9 @@ class Value:
     def __rmul__(self, other: Number) -> Value:
         return self * other
 
-    def backward(self) -> None:
-        """Fill in .grad of every Value this one was made from: d(self)/d(that value)."""
+    def topological_order(self) -> list[Value]:
+        """Every Value this one was made from, and itself last: each after the Values it was
+        made from, each once."""
         order: list[Value] = []
         seen: set[int] = set()
         stack: list[tuple[Value, bool]] = [(self, False)]
@@ -69,7 +70,17 @@ class Value:
             seen.add(id(node))
             stack.append((node, True))
             stack.extend((child, False) for child in node._children if id(child) not in seen)
-        self.grad = 1.0
+        return order
+
+    def backward(self) -> None:
+        """Fill in .grad of every Value this one was made from: d(self)/d(that value). The
+        inputs (Values made from nothing) add to what they had, as torch's leaves do; what
+        was computed starts afresh."""
+        order = self.topological_order()
+        for node in order:
+            if node._children:
+                node.grad = 0.0
+        self.grad += 1.0
         for node in reversed(order):
             node._backward()
 
@@ -133,3 +144,12 @@ class Value:
 
         out._backward = _backward
         return out
+
+
+def sgd_step(parameters: list[Value], learning_rate: float) -> None:
+    """One step of gradient descent: each parameter moves against its gradient, by
+    learning_rate times it, and its gradient goes back to 0 for the next backward() (torch's
+    optimizer.step() and optimizer.zero_grad())."""
+    for parameter in parameters:
+        parameter.data -= learning_rate * parameter.grad
+        parameter.grad = 0.0

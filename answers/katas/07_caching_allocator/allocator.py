@@ -81,12 +81,8 @@ class Allocator:
         """A block for ``size`` bytes: its address."""
         size = round_size(size)
         name = "small" if size <= SMALL_SIZE else "large"
-        pool = self.pools[name]
-        fits = [block for block in pool if block.size >= size]
-        if fits:
-            block = min(fits, key=lambda b: (b.size, b.address))
-            pool.remove(block)
-        else:
+        block = self._get_free_block(name, size) if self.pools[name] else None
+        if block is None:
             whole = segment_size(size)
             block = Block(self._cuda_malloc(whole), whole, name)
             self.reserved += whole
@@ -97,11 +93,21 @@ class Allocator:
                 block.next.prev = tail
             block.next = tail
             block.size = size
-            pool.append(tail)
+            self.pools[name].append(tail)
         block.allocated = True
         self.live[block.address] = block
         self.allocated += block.size
         return block.address
+
+    def _get_free_block(self, pool: str, size: int) -> Block | None:
+        """The smallest cached block of the pool that fits ``size`` (the lowest address among
+        equals), taken out of the cache; None if none fits."""
+        fits = [block for block in self.pools[pool] if block.size >= size]
+        if not fits:
+            return None
+        block = min(fits, key=lambda b: (b.size, b.address))
+        self.pools[pool].remove(block)
+        return block
 
     def free(self, address: int) -> None:
         """The block goes back to the cache, merged with its free neighbours."""
@@ -112,8 +118,16 @@ class Allocator:
         for neighbour in (block.prev, block.next):
             if neighbour is not None and not neighbour.allocated:
                 pool.remove(neighbour)
-                block = _join(*sorted((block, neighbour), key=lambda b: b.address))
+                block = self._merge(*sorted((block, neighbour), key=lambda b: b.address))
         pool.append(block)
+
+    def _merge(self, first: Block, second: Block) -> Block:
+        """Two neighbouring free blocks as one: the first grows over the second."""
+        first.size += second.size
+        first.next = second.next
+        if second.next is not None:
+            second.next.prev = first
+        return first
 
     def empty_cache(self) -> None:
         """Hand every wholly free segment back to the driver (cudaFree)."""
@@ -122,12 +136,3 @@ class Allocator:
                 if block.prev is None and block.next is None:
                     pool.remove(block)
                     self.reserved -= block.size
-
-
-def _join(first: Block, second: Block) -> Block:
-    """Two neighbouring blocks as one: the first grows over the second."""
-    first.size += second.size
-    first.next = second.next
-    if second.next is not None:
-        second.next.prev = first
-    return first

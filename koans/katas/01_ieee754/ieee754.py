@@ -4,9 +4,9 @@ A binary floating-point format packs a number into three fields: a sign bit, a b
 and a fraction. A double (binary64) has 1 + 11 + 52 bits; float32 1 + 8 + 23; float16 1 + 5 + 10;
 bfloat16 1 + 8 + 7 (float32's exponent range with far fewer fraction bits).
 
-The formats are given. Write the three functions, one step at a time: the steps in
+The formats are given. Write the five functions, one step at a time: the steps in
 test_steps.py say what each must do, in order. Use integers and the math module (math.ldexp,
-math.frexp, math.copysign); struct is the steps' referee, not yours.
+math.frexp, math.copysign) and fractions.Fraction; struct is the steps' referee, not yours.
 """
 
 from __future__ import annotations
@@ -40,11 +40,25 @@ def fields(bits: int, fmt: Format = DOUBLE) -> tuple[int, int, int]:
     raise NotImplementedError("fields")
 
 
+def classify(bits: int, fmt: Format = DOUBLE) -> str:
+    """What a pattern stands for, read from its exponent field first (C's fpclassify): "zero",
+    "subnormal", "normal", "infinite" or "nan"."""
+    raise NotImplementedError("classify")
+
+
 def decode(bits: int, fmt: Format = DOUBLE) -> float:
     """The number a bit pattern stands for."""
     raise NotImplementedError("decode")
 
 
 def encode(x: float, fmt: Format = DOUBLE) -> int:
-    """The bit pattern of the format's number nearest to x (ties to the even one)."""
+    """The bit pattern of x as a double; in a narrower format, that pattern narrowed (a later
+    step: for now, doubles)."""
     raise NotImplementedError("encode")
+
+
+def narrow(bits: int, fmt: Format) -> int:
+    """A double's bit pattern rounded to a narrower format: the format's number nearest to the
+    double, of two equally near the one whose last bit is 0 (what a C cast to float does in the
+    default rounding mode)."""
+    raise NotImplementedError("narrow")

@@ -8,7 +8,7 @@ Trees are tuples: ("num", 2), ("name", "x"), ("neg", tree) and (op, left, right)
 operators + - * / // % **. Instructions are tuples: ("PUSH", 2), ("LOAD", "x"), ("NEG",) and
 ("BINARY", op).
 
-Write the five functions, one step at a time: test_steps.py says what each must do, in order.
+Write the functions, one step at a time: test_steps.py says what each must do, in order.
 Python's own tokenize, ast, dis and eval are the steps' referees, not yours.
 """
 
@@ -24,8 +24,26 @@ def tokenize(source: str) -> list[Token]:
     raise NotImplementedError("tokenize")
 
 
+def parse_atom(tokens: list[Token], at: int) -> tuple[Any, int]:
+    """A number or a name at tokens[at]: its tree, and the position after it."""
+    raise NotImplementedError("parse_atom")
+
+
+def parse_expression(tokens: list[Token], at: int, min_power: int = 0) -> tuple[Any, int]:
+    """The expression from tokens[at] whose operators bind at least as tightly as min_power:
+    its tree, and the position of the first token not in it. Give each binary operator a
+    (left, right) pair of binding powers of your choosing."""
+    raise NotImplementedError("parse_expression")
+
+
+def parse_prefix(tokens: list[Token], at: int) -> tuple[Any, int]:
+    """Unary minus, or an expression in brackets, at tokens[at]: its tree, and the position
+    after it."""
+    raise NotImplementedError("parse_prefix")
+
+
 def parse(source: str) -> Any:
-    """The tree of an expression, with Python's precedence and associativity."""
+    """The tree of a whole expression, with Python's precedence and associativity."""
     raise NotImplementedError("parse")
 
 

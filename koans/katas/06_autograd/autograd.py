@@ -40,8 +40,15 @@ class Value:
     def __rmul__(self, other: Number) -> Value:
         raise NotImplementedError("Value.__rmul__")
 
+    def topological_order(self) -> list[Value]:
+        """Every Value this one was made from, and itself last: each after the Values it was
+        made from, each once."""
+        raise NotImplementedError("Value.topological_order")
+
     def backward(self) -> None:
-        """Fill in .grad of every Value this one was made from: d(self)/d(that value)."""
+        """Fill in .grad of every Value this one was made from: d(self)/d(that value). The
+        inputs (Values made from nothing) add to what they had, as torch's leaves do; what
+        was computed starts afresh."""
         raise NotImplementedError("Value.backward")
 
     def __neg__(self) -> Value:
@@ -74,3 +81,10 @@ class Value:
 
     def relu(self) -> Value:
         raise NotImplementedError("Value.relu")
+
+
+def sgd_step(parameters: list[Value], learning_rate: float) -> None:
+    """One step of gradient descent: each parameter moves against its gradient, by
+    learning_rate times it, and its gradient goes back to 0 for the next backward() (torch's
+    optimizer.step() and optimizer.zero_grad())."""
+    raise NotImplementedError("sgd_step")

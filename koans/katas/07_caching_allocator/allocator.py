@@ -67,9 +67,18 @@ class Allocator:
         """A block for ``size`` bytes: its address."""
         raise NotImplementedError("Allocator.malloc")
 
+    def _get_free_block(self, pool: str, size: int) -> Block | None:
+        """The smallest cached block of the pool that fits ``size`` (the lowest address among
+        equals), taken out of the cache; None if none fits."""
+        raise NotImplementedError("Allocator._get_free_block")
+
     def free(self, address: int) -> None:
         """The block goes back to the cache."""
         raise NotImplementedError("Allocator.free")
+
+    def _merge(self, first: Block, second: Block) -> Block:
+        """Two neighbouring free blocks as one: the first grows over the second."""
+        raise NotImplementedError("Allocator._merge")
 
     def empty_cache(self) -> None:
         """Hand every wholly free segment back to the driver (cudaFree)."""
