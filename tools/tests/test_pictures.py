@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import struct
+from pathlib import Path
 
 import pytest
 from picture_support import NAMESPACE, Padded
@@ -383,3 +384,9 @@ def test_bfloat16_keeps_the_top_half_of_a_float32_rounded_to_nearest_even():
         f32 = encode(value, 8, 23)
         rounded = (f32 + 0x7FFF + (f32 >> 16 & 1)) >> 16  # torch's round-to-nearest-even
         assert encode(value, 8, 7) == rounded, value
+
+
+def test_the_readme_shows_the_picture_the_runner_draws():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("```text\n", 1)[1].split("\n```", 1)[0]
+    assert shown == "\n".join(float_bits(0.7))
