@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import struct
+import sys
 from pathlib import Path
 
 import pytest
@@ -390,3 +391,24 @@ def test_the_readme_shows_the_picture_the_runner_draws():
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     shown = readme.split("```text\n", 1)[1].split("\n```", 1)[0]
     assert shown == "\n".join(float_bits(0.7))
+
+
+def test_a_kata_step_that_compares_bit_patterns_draws_their_fields_one_above_the_other(monkeypatch):
+    import importlib.util
+
+    kata = Path(__file__).resolve().parents[2] / "answers" / "katas" / "01_ieee754"
+    monkeypatch.syspath_prepend(str(kata))
+    spec = importlib.util.spec_from_file_location("ieee754_steps", kata / "test_steps.py")
+    steps = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(steps)
+    finally:
+        sys.modules.pop("ieee754", None)  # the kata's module, imported by its steps
+    said = steps.differ(0x7C00, 0x7BFF, steps.FLOAT16).split("\n")
+    assert said == ["got 0x7c00, want 0x7bff",
+                    "        s exp   fraction",
+                    "    got 0 11111 0000000000",
+                    "   want 0 11110 1111111111",
+                    "              ^ ^^^^^^^^^^"]
+    assert all(len(row) <= 80 for row in steps.differ(1, 2).split("\n"))
+    assert steps.differ(None, 2) == "got None, want 0x0000000000000002"

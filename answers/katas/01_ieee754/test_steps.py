@@ -51,8 +51,21 @@ def hexed(value, width=64):
     return f"{value:#0{width // 4 + 2}x}" if isinstance(value, int) else repr(value)
 
 
-def differ(got, want, width=64):
-    return f"got {hexed(got, width)}, want {hexed(want, width)}"
+def differ(got, want, fmt=DOUBLE):
+    """Two bit patterns as a pair reads them: in hex, then cut into their fields one above the
+    other, with a mark under each bit that differs."""
+    said = f"got {hexed(got, fmt.width)}, want {hexed(want, fmt.width)}"
+    if not (isinstance(got, int) and 0 <= got < 1 << fmt.width):
+        return said
+
+    def cut(bits):
+        row = f"{bits:0{fmt.width}b}"
+        return f"{row[0]} {row[1:1 + fmt.exponent_bits]} {row[1 + fmt.exponent_bits:]}"
+
+    marks = "".join("^" if a != b else " " for a, b in zip(cut(got), cut(want), strict=False))
+    label = "exponent" if fmt.exponent_bits >= 8 else "exp"
+    return (f"{said}\n        s {label.ljust(fmt.exponent_bits)} fraction\n"
+            f"    got {cut(got)}\n   want {cut(want)}\n        {marks.rstrip()}")
 
 
 def shown_fields(triple):
@@ -179,9 +192,9 @@ def test_narrow_rounds_to_the_nearest_ties_to_even_in_every_format(x, y):
                           (1 + 2**-11 + 2**-30, FLOAT16, 0x3C01), (1 / 3, BFLOAT16, 0x3EAB),
                           (1 + 2**-8 + 2**-30, BFLOAT16, 0x3F81)]:
         got = encode(x_, fmt)
-        assert got == want, f"encode({x_!r}, {fmt.name}): {differ(got, want, fmt.width)}"
+        assert got == want, f"encode({x_!r}, {fmt.name}): {differ(got, want, fmt)}"
     got = narrow(bits_of(1 / 3), FLOAT32)
-    assert got == 0x3EAAAAAB, f"narrow({hexed(bits_of(1 / 3))}, binary32): {differ(got, 0x3EAAAAAB, 32)}"
+    assert got == 0x3EAAAAAB, f"narrow({hexed(bits_of(1 / 3))}, binary32): {differ(got, 0x3EAAAAAB, FLOAT32)}"
     for nan, fmt in [(0x7FF0000000000001, FLOAT32), (0xFFF8000000000000, FLOAT16)]:
         got = narrow(nan, fmt)
         assert classify(got, fmt) == "nan", (f"narrow({hexed(nan)}, {fmt.name}): {hexed(got, fmt.width)} "
@@ -190,9 +203,9 @@ def test_narrow_rounds_to_the_nearest_ties_to_even_in_every_format(x, y):
                              (x, FLOAT16, narrow_bits(x, "e", 16, 0x7C00)),
                              (x, DOUBLE, bits_of(x))]:
         got = encode(value, fmt)
-        assert got == want, f"encode({value!r}, {fmt.name}): {differ(got, want, fmt.width)}"
+        assert got == want, f"encode({value!r}, {fmt.name}): {differ(got, want, fmt)}"
     assert decode(encode(x, FLOAT32), FLOAT32) == struct.unpack("<f", struct.pack("<I", encode(x, FLOAT32)))[0]
     top = narrow_bits(y, "f", 32, 0x7F800000)
     want = (top + 0x7FFF + ((top >> 16) & 1)) >> 16
     got = encode(y, BFLOAT16)
-    assert got == want, f"encode({y!r}, bfloat16): {differ(got, want, 16)}"
+    assert got == want, f"encode({y!r}, bfloat16): {differ(got, want, BFLOAT16)}"
