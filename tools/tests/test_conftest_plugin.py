@@ -5,6 +5,8 @@ from __future__ import annotations
 import builtins
 import json
 import operator
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -219,9 +221,12 @@ def test_cuda_koans_skip_with_a_reason_without_a_gpu(
 
 
 def test_cuda_koans_run_where_a_gpu_is_visible(pytester: pytest.Pytester, course: Path) -> None:
-    torch = pytest.importorskip("torch")
-    if not torch.cuda.is_available():
-        pytest.skip("needs a CUDA GPU: this checks that cuda koans are not skipped on one")
+    # Asked in a child: pytester drops from sys.modules what a test imports, and torch (with
+    # NumPy) cannot be loaded twice in one process, so a later test here could not import it.
+    probe = "import torch; print(torch.cuda.is_available())"
+    asked = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
+    if asked.stdout.strip() != "True":
+        pytest.skip("needs torch and a CUDA GPU: this checks that cuda koans are not skipped on one")
     write(course / "koans/02_second/test_02_cuda.py", CUDA_KOAN)
     result = run(pytester, "koans/02_second/test_02_cuda.py")
     result.stdout.fnmatch_lines(["*fill in the blank*"])
@@ -388,9 +393,6 @@ def test_plain_pytest_koans_reads_as_the_path(pytester: pytest.Pytester, course:
 def test_the_path_never_sends_the_learner_to_a_cuda_koan_that_cannot_run_here(
     pytester: pytest.Pytester, course: Path
 ) -> None:
-    import subprocess
-    import sys
-
     probe = "import torch; print(torch.cuda.is_available())"  # a child: never start CUDA here
     gpu = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=False)
     if gpu.stdout.strip() == "True":
