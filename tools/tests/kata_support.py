@@ -107,10 +107,11 @@ class PtySession:
                        timeout: float = 180) -> dict[str, Any]:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
+            ended = self.proc.poll() is not None  # asked first: what it wrote before it ended counts
             for event in self.course.read_events()[after:]:
                 if match(event):
                     return event
-            if self.proc.poll() is not None:
+            if ended:
                 break
             time.sleep(0.05)
         raise AssertionError(f"no matching event; events: {self.course.read_events()[after:]}\n"
@@ -119,10 +120,13 @@ class PtySession:
     def wait_for_text(self, match: Callable[[str], bool], timeout: float = 60) -> str:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
+            ended = self.proc.poll() is not None
+            if ended:  # what it wrote before it ended may still be on its way from the terminal
+                self.reader.join(timeout=5)
             text = self.output()
             if match(text):
                 return text
-            if self.proc.poll() is not None:
+            if ended:
                 break
             time.sleep(0.05)
         raise AssertionError(f"the terminal never showed it:\n{self.output()[-6000:]}")

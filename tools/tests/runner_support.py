@@ -164,10 +164,11 @@ class Course:
         with tight margins."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
+            ended = proc is not None and proc.poll() is not None  # asked first: its last events count
             for event in self.read_events()[after:]:
                 if match(event):
                     return event
-            if proc is not None and proc.poll() is not None:
+            if ended:
                 break
             time.sleep(0.02)
         raise AssertionError(f"no matching event; events: {self.read_events()[after:]}\n"
