@@ -12,7 +12,6 @@ per step, swaps, hints; it is saved as ``summary.json`` in the workspace.
 
 from __future__ import annotations
 
-import contextlib
 import sys
 import time
 from dataclasses import dataclass, field
@@ -214,17 +213,18 @@ class BuildKata:
         and put the kata's back (a step passed against edited steps would prove nothing)."""
         try:
             text = self.steps_path.read_text(encoding="utf-8")
-        except OSError:
-            text = None
+        except OSError:  # gone since it was looked for: the workspace is being deleted
+            return False
         if text == self.steps_text:
             return False
         keep = self.workspace / "test_steps.py.yours"
-        with contextlib.suppress(OSError):
-            if text is not None:
-                keep.write_text(text, encoding="utf-8")
+        try:
+            keep.write_text(text, encoding="utf-8")
             self.steps_path.chmod(0o644)
-        self.steps_path.write_text(self.steps_text, encoding="utf-8")
-        self.steps_path.chmod(0o444)
+            self.steps_path.write_text(self.steps_text, encoding="utf-8")
+            self.steps_path.chmod(0o444)
+        except OSError:  # the workspace went while it was mended: the next check says so
+            return False
         self.write(self.style(f"note: {STEPS} is the kata's and was put back; your version is "
                               f"in {shown(keep)}. Write your code in "
                               f"{shown(self.module) if self.module else 'the module'}.", "yellow"))
