@@ -108,7 +108,7 @@ class Store:
             if not isinstance(data, dict) or data.get("version") != VERSION:
                 raise ValueError("unknown layout")
             clean = _sane(data)
-            if json.dumps(clean, sort_keys=True) != json.dumps(data, sort_keys=True):
+            if clean != data:
                 aside = self.path.with_name(f"progress.odd-{time.strftime('%Y%m%d-%H%M%S')}.json")
                 with contextlib.suppress(OSError):
                     aside.write_bytes(raw if isinstance(raw, bytes) else raw.encode())
@@ -128,7 +128,8 @@ class Store:
         tmp = self.path.with_name(f".progress.{os.getpid()}.tmp")
         try:
             with open(tmp, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=1, sort_keys=True)
+                # one line, so that the C encoder writes it: a whole course's progress is large
+                handle.write(json.dumps(data, sort_keys=True, separators=(",", ":")))
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp, self.path)
