@@ -133,6 +133,14 @@ def sibling_classes(cls: type) -> list[str]:
     return out
 
 
+def substitute_all(text: str, replacements: dict[Fill, str]) -> str:
+    """``text`` with each fill replaced, the last first so that the earlier ones keep their
+    place."""
+    for fill in sorted(replacements, key=lambda f: (f.lineno, f.col), reverse=True):
+        text = substitute(text, fill, replacements[fill])
+    return text
+
+
 def substitute(text: str, fill: Fill, replacement: str) -> str:
     lines = text.splitlines(keepends=True)
     starts = [0]
@@ -261,9 +269,7 @@ def _run_packed(root: Path, packs: list[list[Mutant]], jobs: int, prefix: str = 
             fill = group[0].fill
             answer = text_of(root / "answers" / fill.topic / fill.file)
             koan_text = text_of(root / "koans" / fill.topic / fill.file)
-            mutated = answer
-            for m in sorted(group, key=lambda m: (m.fill.lineno, m.fill.col), reverse=True):
-                mutated = substitute(mutated, m.fill, m.replacement)
+            mutated = substitute_all(answer, {m.fill: m.replacement for m in group})
             try:
                 compile(mutated, fill.file, "exec")
             except SyntaxError:  # a file that does not compile would fail every koan in it

@@ -26,7 +26,7 @@ from pathlib import Path
 from . import engine
 from .engine import Report, first_line
 from .koans import Fill, KoanFile
-from .mutants import pytest_run, substitute
+from .mutants import pytest_run, substitute_all
 
 ANY = '__import__("unittest.mock").mock.ANY'
 EQUAL = ('type("AlwaysEqual", (), {"__eq__": lambda s, o: True, "__ne__": lambda s, o: False, '
@@ -146,12 +146,8 @@ def tricks_pass(root: Path, files: list[KoanFile], jobs: int, report: Report,
             koan = kf.koan_path.read_text(encoding="utf-8")
             hints = root / "koans" / kf.topic / "hints.toml"
             for label, repl, touched in variants(kf, answer, unevaluated):
-                text = answer
-                for fill in sorted(repl, key=lambda f: (f.lineno, f.col), reverse=True):
-                    text = substitute(text, fill, repl[fill]) if repl[fill] != fill.text else text
-                blanked = [f for f in kf.fills if f not in repl]
-                for fill in sorted(blanked, key=lambda f: (f.lineno, f.col), reverse=True):
-                    text = substitute(text, fill, fill.blank_kind)
+                text = substitute_all(answer, {f: r for f, r in repl.items() if r != f.text}
+                                      | {f: f.blank_kind for f in kf.fills if f not in repl})
                 name = f"{kf.name[:-3]}__t{label}.py"
                 files_ = {f"koans/{kf.topic}/{name}": text, f"answers/{kf.topic}/{name}": answer,
                           f".koans/pristine/koans/{kf.topic}/{name}": koan}
