@@ -23,6 +23,7 @@ STUCK_RUNS = 3  # failed runs in a row without progress before a hint is offered
 class Shown:
     walk: Walk
     unasked_hint: bool
+    event: dict[str, Any] | None = None  # the verdict, logged once it is remembered
 
 
 class App:
@@ -55,6 +56,15 @@ class App:
     # -- a step: walk, remember, show ----------------------------------------------------------
 
     def step(self, show_progress: bool = True, clear: bool = False) -> Shown:
+        """Walk the path, remember what the runs said, and show where the learner stands. What
+        is remembered is written once, when the step is over."""
+        with self.store.batch():
+            shown = self._step(show_progress, clear)
+        if shown.event is not None:
+            log_event("verdict", **shown.event)
+        return shown
+
+    def _step(self, show_progress: bool, clear: bool) -> Shown:
         self.path.known = self.pristine.known() + self.pristine.snapshot()
         walk = self.path.walk()
         walk.notes += self.store.notes  # what the store could not do during the walk (save)
@@ -89,10 +99,11 @@ class App:
             if unasked:
                 self.hint(stop, unasked=True)
             self.view.next_steps(stop)
-        log_event("verdict", koan=stop.key if stop else None, kind=stop.koan.get("kind") if stop else None,
-                  solved=sum(r["solved"] for r in rows), total=sum(r["total"] for r in rows),
-                  ran=walk.ran, newly_solved=[k for _, k in walk.solved_now], unasked_hint=unasked)
-        return Shown(walk, unasked)
+        event = {"koan": stop.key if stop else None, "kind": stop.koan.get("kind") if stop else None,
+                 "solved": sum(r["solved"] for r in rows), "total": sum(r["total"] for r in rows),
+                 "ran": walk.ran, "newly_solved": [k for _, k in walk.solved_now],
+                 "unasked_hint": unasked}
+        return Shown(walk, unasked, event)
 
     def _point_a_stop_at_the_blank(self, stop: Stop) -> None:
         """A koan stopped for its time was stopped wherever it happened to be: the next step

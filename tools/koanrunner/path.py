@@ -28,7 +28,7 @@ KEPT_KINDS = ("passed", "skipped", "blank", "wrong", "error", "changed", "missin
 class RunsFiles(Protocol):
     def run(self, rel: str, needs: list[str], only: list[str] | None = None) -> dict[str, Any]: ...
 
-    def preload(self, modules: list[str]) -> None: ...
+    def preload(self, modules: list[str], files: list[str] | None = None) -> None: ...
 
 
 @dataclass
@@ -189,7 +189,9 @@ class Path:
             log_event("run-start", file=f.rel, only=only)
             result = self.runner.run(f.rel, f.needs(), only)
             log_event("run-end", file=f.rel, elapsed=result.get("elapsed"),
-                      cancelled=bool(result.get("cancelled")))
+                      cancelled=bool(result.get("cancelled")),
+                      durations={test_name(k["nodeid"]): k["duration"] for k in result["koans"]
+                                 if isinstance(k.get("duration"), (int, float))})
             if result.get("cancelled"):
                 walk.cancelled = True
                 return result
@@ -205,7 +207,11 @@ class Path:
         result["keys"] = keys
         if result.get("internal"):
             walk.notes.append(f"the runner hit an internal problem on {f.rel}: {result['internal']}")
-        self.store.update(lambda data: self._record(data, f, digest, env, result, walk))
+        solved = self.store.update(lambda data: self._record(data, f, digest, env, result))
+        for key, picture in solved:
+            walk.solved_now.append((f, key))
+            if picture is not None:
+                walk.pictures[key] = picture
         return result
 
     def source_keys(self, f: KoanFile, env: str) -> dict[str, str]:
@@ -231,8 +237,11 @@ class Path:
 
     @staticmethod
     def _record(data: dict[str, Any], f: KoanFile, digest: str | None, env: str,
-                result: dict[str, Any], walk: Walk) -> None:
+                result: dict[str, Any]) -> list[tuple[str, dict[str, Any] | None]]:
+        """Remember a run's verdicts; returns the koans it solved now (with their pictures).
+        It changes nothing but ``data``: a store may make it twice (see ``Store.batch``)."""
         now = time.time()
+        solved: list[tuple[str, dict[str, Any] | None]] = []
         previous = data["files"].get(f.rel, {})
         keys = []
         source_keys = result.get("keys") or {}
@@ -268,9 +277,8 @@ class Path:
                         entry.setdefault("given", True)
                     entry.setdefault("predicted", was == "blank" and not entry.get("misses"))
                     if was is not None:
-                        walk.solved_now.append((f, key))
-                        if isinstance(koan.get("picture"), dict):
-                            walk.pictures[key] = koan["picture"]
+                        picture = koan.get("picture")
+                        solved.append((key, picture if isinstance(picture, dict) else None))
                         if key in data["skipped"]:
                             data["skipped"].remove(key)
             else:
@@ -286,6 +294,7 @@ class Path:
             kind in DONE_KINDS for kind in kinds)
         data["files"][f.rel] = {"digest": digest, "env": env, "keys": keys,
                                 "all_solved": all_solved, "skipped": result.get("skipped")}
+        return solved
 
     def walk(self) -> Walk:
         walk = Walk(stop=None)
