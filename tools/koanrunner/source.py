@@ -7,6 +7,7 @@ read koan files and compare them with their pristine copies through these functi
 from __future__ import annotations
 
 import ast
+import functools
 import os
 import re
 from dataclasses import dataclass
@@ -199,9 +200,34 @@ def _same_constant(a: object, b: object) -> bool:
     return type(a) is type(b) and repr(a) == repr(b)
 
 
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def source_lines(text: str) -> list[str]:
+    """``text`` split into lines as the parser splits it (a form feed ends no line), ends kept."""
+    return _LINE.findall(text)
+
+
+def source_segment(lines: list[str], node: ast.AST) -> str | None:
+    """``ast.get_source_segment`` on the lines of ``source_lines``, without splitting the whole
+    source again for every node."""
+    first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+    start, end = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+    if first is None or last is None or start is None or end is None:
+        return None
+    first, last = first - 1, last - 1
+    if not 0 <= first <= last < len(lines):
+        return None
+    if first == last:
+        return lines[first].encode()[start:end].decode()
+    return "".join([lines[first].encode()[start:].decode(), *lines[first + 1:last],
+                    lines[last].encode()[:end].decode()])
+
+
 class _Aligner:
     def __init__(self, other_text: str) -> None:
         self.text = other_text
+        self.lines = source_lines(other_text)
         self.fills: list[Filled] = []
         self.changed: dict[str, int] = {}
         self.test = ""
@@ -240,7 +266,7 @@ class _Aligner:
             if not isinstance(a, ast.expr) or not self.test:
                 self.differ(k, a)
                 return
-            text = ast.get_source_segment(self.text, a) or ast.unparse(a)
+            text = source_segment(self.lines, a) or ast.unparse(a)
             index = sum(f.test == self.test for f in self.fills)
             span = self.raises if k is self.raises_arg else None
             self.fills.append(Filled(self.test, index, k.id, a, text, span, self.versioned > 0))
@@ -301,6 +327,7 @@ def align(pristine_text: str, other_text: str) -> Alignment | None:
     return Alignment(aligner.fills, aligner.changed, [name for name, _ in test_functions(pristine)])
 
 
+@functools.lru_cache(maxsize=64)  # a step asks it of the same two texts a few times
 def is_pristine_of(candidate: str, answer: str) -> bool:
     """Whether ``candidate`` is the koan file whose answer is ``answer``: the two differ at the
     candidate's blanks alone, and every koan that is not pre-solved has a blank."""

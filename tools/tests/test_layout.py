@@ -76,3 +76,17 @@ def test_no_import_circle_in_the_package():
     for name in sorted(edges):
         visit(name, [name])
     assert sorted(set(circles)) == []
+
+
+def test_source_segments_are_what_ast_reads_at_each_node() -> None:
+    """The aligner reads each fill's text from lines split once; it must read what
+    ``ast.get_source_segment`` reads, however the lines end and whatever they hold."""
+    from koanrunner.source import source_lines, source_segment
+
+    texts = [p.read_text(encoding="utf-8") for p in sorted((REPO / "answers").rglob("*.py"))[:60:6]]
+    texts += ['x = ("é", 1,\r\n     2)\r\ny = "\\f"\rz = [\n  3]  # ü\f\n', "a = 1", "b = (\n1\n)\n\n"]
+    for text in texts:
+        lines = source_lines(text)
+        assert "".join(lines) == text
+        for node in ast.walk(ast.parse(text)):
+            assert source_segment(lines, node) == ast.get_source_segment(text, node)
