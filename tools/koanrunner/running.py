@@ -74,11 +74,12 @@ class Runner:
     def _send(self, request: dict[str, Any]) -> None:
         self._requests.write((json.dumps(request) + "\n").encode())
 
-    def preload(self, modules: list[str]) -> None:
-        if modules and self.fork:
+    def preload(self, modules: list[str], files: list[str] | None = None) -> None:
+        """Have the server import ``modules`` and read what runs of ``files`` will need."""
+        if (modules or files) and self.fork:
             self.start()
             with contextlib.suppress(OSError):
-                self._send({"op": "preload", "modules": modules})
+                self._send({"op": "preload", "modules": modules, "files": list(files or [])})
 
     def run(self, rel: str, needs: list[str], only: list[str] | None = None) -> dict[str, Any]:
         """The verdicts of koan file ``rel`` (of the koans named ``only``, when given)."""

@@ -22,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+from collections.abc import Callable
 
 from .supervise import empty_run, supervise
 
@@ -179,6 +180,20 @@ def preload(modules: list[str]) -> None:
             importlib.import_module(name)
 
 
+# What the course's pytest plugin reads ahead for a koan file, registered when its session
+# starts (``plugin.sources.warm``); the server itself knows nothing of koans.
+READ_AHEAD: list[Callable[[Path, str], None]] = []
+
+
+def warm_files(root: Path, files: list[str]) -> None:
+    """Before the learner's next save: read in the server what runs of these koan files read
+    that no edit changes, so that every child forked from it finds it read."""
+    for rel in files:
+        for read_ahead in READ_AHEAD:
+            with contextlib.suppress(Exception):
+                read_ahead(root, rel)
+
+
 class _Server:
     """The server's loop: read requests, fork a child per run, reply with its verdicts.
 
@@ -217,6 +232,7 @@ class _Server:
                 os._exit(0)
             if op == "preload":
                 preload(request["modules"])
+                warm_files(self.root, [str(rel) for rel in request.get("files", [])])
                 continue
             if op != "run":
                 continue

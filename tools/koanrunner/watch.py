@@ -340,8 +340,12 @@ def _warm(app: Any, shown: Any) -> None:
         return
     files = [f for t in app.path.topics() for f in t.files]
     needs: list[str] = []
+    warm: list[str] = []
     with contextlib.suppress(ValueError):
         index = files.index(stop.file)
         for f in files[index:index + 2]:
             needs += [n for n in f.needs() if n not in needs]
-    app.runner.preload(needs)
+            warm.append(f.rel)
+    app.runner.preload(needs, warm)
+    with contextlib.suppress(Exception):  # the pristine koan a solved koan's answer is shown from
+        app.pristine.text(stop.file.rel)

@@ -56,3 +56,8 @@ def pytest_configure(config: pytest.Config) -> None:
     if foreign and not hasattr(config, "workerinput"):
         raise pytest.UsageError(model.foreign_message(foreign))
     config.pluginmanager.register(PathSummary(config), SUMMARY)
+    from ..server import READ_AHEAD  # the runner's server reads ahead what a run will read
+    from .sources import warm
+
+    if warm not in READ_AHEAD:
+        READ_AHEAD.append(warm)

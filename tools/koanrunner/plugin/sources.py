@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -181,8 +182,28 @@ def answer_fills(path: Path, rootdir: Path) -> dict[str, str]:
     _, _, pristine = _aligned(path, rootdir)
     rel = within(path, rootdir).as_posix()
     answer = answer_text(rootdir, "answers" + rel[len("koans"):])
-    found = model.align(pristine, answer) if pristine is not None and answer is not None else None
-    return {f"{f.test}#{f.index}": f.text for f in (found.fills if found else ()) if f.filled}
+    return dict(_fills_of(pristine, answer)) if pristine is not None and answer is not None else {}
+
+
+@functools.lru_cache(maxsize=16)
+def _fills_of(pristine: str, answer: str) -> tuple[tuple[str, str], ...]:
+    found = model.align(pristine, answer)
+    return tuple((f"{f.test}#{f.index}", f.text) for f in (found.fills if found else ()) if f.filled)
+
+
+def warm(rootdir: Path, rel: str) -> None:
+    """Read now what a run of koan file ``rel`` reads that no edit of the learner's changes (its
+    topic's hints, its pristine koan proven against the answer key, the answer key's fills, the
+    code that draws pictures): the runner's server does, before the learner's next save."""
+    from .. import pictures  # noqa: F401 - what a koan solved in this file may draw
+    from ..pristine import Pristine
+
+    path = rootdir / rel
+    koan_notes(path, rootdir, "")
+    pristine, _ = Pristine(model.Course(rootdir)).text(rel)
+    answer = answer_text(rootdir, "answers" + rel[len("koans"):])
+    if pristine is not None and answer is not None:
+        _fills_of(pristine, answer)
 
 
 def answer_text(rootdir: Path, rel: str) -> str | None:
