@@ -96,7 +96,7 @@ class KoanFile:
         return self.path.is_file()
 
     def _scan(self) -> _Scan | None:
-        return _scan(str(self.path))
+        return _scan(os.path.join(self.root, self.rel))  # a str, not a Path: called often
 
     def read(self) -> str | None:
         scan = self._scan()
@@ -118,11 +118,14 @@ class KoanFile:
 
     def expected_names(self) -> list[str]:
         """The koans this file must hold: the answer key's test functions (a cheap scan)."""
-        scan = _scan(str(self.answer_path))
+        scan = _scan(self._answer_where())
         return list(scan.test_names) if scan else []
 
+    def _answer_where(self) -> str:
+        return os.path.join(self.root, ANSWERS, self.rel.split("/", 1)[1])
+
     def answer_digest(self) -> str | None:
-        scan = _scan(str(self.answer_path))
+        scan = _scan(self._answer_where())
         return scan.digest if scan else None
 
 
