@@ -13,6 +13,11 @@ BASE = 1
 
 def helper():
     return 1
+
+
+@pytest.fixture
+def numbers():
+    return [1, 2]
 '''
 
 
@@ -39,10 +44,32 @@ def test_a_change_outside_the_koans_runs_every_koan_of_the_file(course) -> None:
         course.edit(NUMBERS_FILE.replace("koans", part, 1), "import pytest\n", SHARED)
     course.run()
     for old, new in (("BASE = 1", "BASE = 2"), ("return 1", "return 2"),
-                     ("import pytest\n", "import pytest\nimport os\n")):
+                     ("import pytest\n", "import pytest\nimport os\n"), ("[1, 2]", "[1, 2, 3]")):
         course.edit(NUMBERS_FILE, old, new)
         course.run()
-    assert runs(course) == [None, None, None, None]
+    assert runs(course) == [None, None, None, None, None]
+
+
+def test_a_course_update_of_the_answer_key_runs_every_koan_of_the_file(course) -> None:
+    course.run()
+    course.edit(NUMBERS_FILE, "assert 1 + 1 == __", "assert 1 + 1 == 3")
+    course.run()
+    answer = course.path(NUMBERS_FILE.replace("koans", "answers", 1))
+    answer.write_text(answer.read_text(encoding="utf-8") + "\n# the course, updated\n",
+                      encoding="utf-8")
+    course.run()
+    assert runs(course) == [None, ["test_one_plus_one_is_two"], None]
+
+
+def test_another_python_gives_verdicts_under_another_key(course, monkeypatch) -> None:
+    import sys
+
+    from koanrunner.course import Course
+    from koanrunner.path import env_key
+
+    here = env_key(Course(course.root))
+    monkeypatch.setattr(sys, "version_info", (sys.version_info[0], sys.version_info[1] + 1, 0))
+    assert env_key(Course(course.root)) != here
 
 
 def test_a_new_version_of_the_verdicts_code_runs_everything_again(course) -> None:
