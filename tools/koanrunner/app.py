@@ -60,6 +60,10 @@ class App:
         is remembered is written once, when the step is over."""
         with self.store.batch():
             shown = self._step(show_progress, clear)
+        if not shown.walk.cancelled:  # what the store could not do as the step ended (save)
+            for note in self.store.notes:
+                self.view.write(self.view.style(f"note: {note}", "yellow"))
+            self.store.notes.clear()
         if shown.event is not None:
             log_event("verdict", **shown.event)
         return shown

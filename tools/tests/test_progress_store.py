@@ -142,3 +142,13 @@ def test_a_store_that_cannot_write_still_gives_what_the_file_holds(tmp_path: Pat
     assert "cannot be saved" in store.notes[-1]
     assert set(store.read()["koans"]) == {"a.py::test_a"}
     assert not list(tmp_path.glob(".progress.*.tmp"))
+
+
+def test_a_run_whose_progress_cannot_be_saved_says_so(course) -> None:
+    course.run()
+    progress_file = course.path(".koans/progress.json")
+    progress_file.unlink()
+    progress_file.mkdir()  # neither readable nor replaceable as a file
+    result = course.run()
+    assert "cannot be saved" in result.stdout, result.stdout
+    assert result.stdout.count("cannot be saved") == 1
