@@ -233,8 +233,10 @@ class Store:
                     self._save(work)
 
     def _batch_data(self) -> dict[str, Any]:
-        if self._work is None:
+        if self._work is None:  # first read, or again after a change that failed half made
             with self._locked(exclusive=False):
                 self._work = self._load()
                 self._base = self._raw if self._data is self._work else self._bytes()
+            for change in self._pending or ():
+                change(self._work)
         return self._work

@@ -96,11 +96,16 @@ def test_a_change_that_fails_in_a_batch_leaves_no_half_of_it(tmp_path: Path) -> 
         data["koans"]["half.py::test_half"] = {"kind": "passed"}
         raise RuntimeError("a bug in the middle of a change")
 
-    with pytest.raises(RuntimeError), store.batch():
+    with store.batch():
         store.update(solve("a.py::test_a"))
+        with pytest.raises(RuntimeError):
+            store.update(half)
+        assert set(store.read()["koans"]) == {"a.py::test_a"}
+        store.update(solve("b.py::test_b"))
+    assert set(on_disk(store)["koans"]) == {"a.py::test_a", "b.py::test_b"}
+    with pytest.raises(RuntimeError), store.batch():
         store.update(half)
-    assert set(on_disk(store)["koans"]) == {"a.py::test_a"}
-    assert set(store.read()["koans"]) == {"a.py::test_a"}
+    assert set(store.read()["koans"]) == {"a.py::test_a", "b.py::test_b"}
 
 
 def test_a_change_that_fails_outside_a_batch_is_not_kept_in_memory(tmp_path: Path) -> None:
