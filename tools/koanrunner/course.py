@@ -78,7 +78,10 @@ class KoanFile:
 
     @property
     def path(self) -> Path:
-        return self.root / self.rel
+        return Path(self._where())
+
+    def _where(self) -> str:  # a str, not a Path: the scans ask for it often
+        return os.path.join(self.root, self.rel)
 
     @property
     def topic(self) -> str:
@@ -90,13 +93,16 @@ class KoanFile:
 
     @property
     def answer_path(self) -> Path:
-        return self.root / ANSWERS / self.rel.split("/", 1)[1]
+        return Path(self._answer_where())
+
+    def _answer_where(self) -> str:
+        return os.path.join(self.root, ANSWERS, self.rel.split("/", 1)[1])
 
     def exists(self) -> bool:
         return self.path.is_file()
 
     def _scan(self) -> _Scan | None:
-        return _scan(os.path.join(self.root, self.rel))  # a str, not a Path: called often
+        return _scan(self._where())
 
     def read(self) -> str | None:
         scan = self._scan()
@@ -120,9 +126,6 @@ class KoanFile:
         """The koans this file must hold: the answer key's test functions (a cheap scan)."""
         scan = _scan(self._answer_where())
         return list(scan.test_names) if scan else []
-
-    def _answer_where(self) -> str:
-        return os.path.join(self.root, ANSWERS, self.rel.split("/", 1)[1])
 
     def answer_digest(self) -> str | None:
         scan = _scan(self._answer_where())
